@@ -1,0 +1,22 @@
+// Shared Jest settings: SWC transpiles TypeScript (type checking is the `typecheck`/`lint` targets' job),
+// and `@platform/*` imports resolve through the paths of tsconfig.base.json.
+const path = require('node:path');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/*', '/(.*)')}$`] = path.join(__dirname, target.replace('/*', '/$1'));
+}
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.[tj]s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  clearMocks: true,
+};

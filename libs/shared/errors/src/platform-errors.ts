@@ -1,0 +1,70 @@
+/** Stable, transport-neutral error codes. Each transport maps them once (see http-status.ts, grpc-status.ts). */
+export type ErrorCode =
+  | 'input'
+  | 'validation'
+  | 'authentication'
+  | 'not_allowed'
+  | 'not_found'
+  | 'conflict'
+  | 'too_many_requests'
+  | 'unavailable'
+  | 'deadline_exceeded'
+  | 'internal';
+
+/** Base class of every error the platform raises on purpose. Domain code throws these, never HTTP or gRPC errors. */
+export abstract class PlatformError extends Error {
+  abstract readonly code: ErrorCode;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The request is malformed or asks for something impossible (400). */
+export class InputError extends PlatformError {
+  readonly code = 'input';
+}
+
+/** No valid credentials (401). */
+export class AuthenticationError extends PlatformError {
+  readonly code = 'authentication';
+}
+
+/** Valid credentials, but not for this resource (403). */
+export class NotAllowedError extends PlatformError {
+  readonly code = 'not_allowed';
+}
+
+/** The resource does not exist, or is not visible to the caller (404). */
+export class NotFoundError extends PlatformError {
+  readonly code = 'not_found';
+}
+
+/** The request conflicts with the current state, e.g. a duplicate name or a busy thread (409). */
+export class ConflictError extends PlatformError {
+  readonly code = 'conflict';
+}
+
+/** A limit was reached; try again later (429). */
+export class TooManyRequestsError extends PlatformError {
+  readonly code = 'too_many_requests';
+}
+
+/** A dependency is down or the service is shutting down (503). */
+export class UnavailableError extends PlatformError {
+  readonly code = 'unavailable';
+}
+
+/** A call ran past its deadline (504). */
+export class DeadlineExceededError extends PlatformError {
+  readonly code = 'deadline_exceeded';
+}
+
+/** A fault of ours, not the caller's (500). The message is logged, not shown. */
+export class InternalError extends PlatformError {
+  readonly code = 'internal';
+}
+
+export function isPlatformError(err: unknown): err is PlatformError {
+  return err instanceof PlatformError;
+}

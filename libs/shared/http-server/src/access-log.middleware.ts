@@ -1,0 +1,24 @@
+import type { RequestHandler } from 'express';
+import type { ServiceMetrics } from './metrics';
+import type { RequestContext } from './request-context';
+
+/** Logs each request when it ends and records its duration under the matched route, not the raw path. */
+export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : req.baseUrl || 'unmatched';
+      const status = String(res.statusCode);
+      metrics.httpDuration.observe({ method: req.method, route, status }, seconds);
+      if (res.statusCode >= 500) metrics.httpErrors.inc({ status });
+      if (quietPaths.has(req.path)) return;
+      const { logger } = res.locals as RequestContext;
+      logger.info(
+        { method: req.method, path: req.originalUrl, status: res.statusCode, duration_ms: Math.round(seconds * 1000) },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,95 @@
+import request from 'supertest';
+import { z } from 'zod';
+import { NotFoundError } from '@platform/errors';
+import { signIdentity } from '@platform/identity';
+import { silentLogger } from '@platform/logging';
+import { createHttpApp } from './create-http-app';
+import { identityOf, tenantOf } from './request-context';
+import { parseRequest } from './validate';
+
+const secret = 'test-internal-secret-123';
+
+function build(ready = true) {
+  return createHttpApp({
+    service: 'svc',
+    logger: silentLogger,
+    readiness: { db: async () => ready },
+    identity: { secret, publicPaths: (p) => p === '/public' },
+    routes: (app) => {
+      app.get('/public', (_req, res) => {
+        res.json({ public: true });
+      });
+      app.get('/whoami', (_req, res) => {
+        res.json({ ...identityOf(res), tenant: tenantOf(res) });
+      });
+      app.post('/items', (req, res) => {
+        const body = parseRequest(z.object({ name: z.string(), limit: z.number().int().optional() }), req.body);
+        res.status(201).json(body);
+      });
+      app.get('/missing', async () => {
+        throw new NotFoundError('Item not found');
+      });
+      app.get('/boom', async () => {
+        throw new Error('secret internals');
+      });
+    },
+  }).app;
+}
+
+const signed = (requestId: string, tenantId = 'tenant-1') =>
+  ({ ...signIdentity(secret, { tenantId, organizationId: 'org-1', subject: 'key-1' }, requestId), 'x-request-id': requestId });
+
+describe('createHttpApp', () => {
+  it('serves probes without a signature', async () => {
+    const app = build();
+    await request(app).get('/ok').expect(200, { ok: true });
+    await request(app).get('/ready').expect(200, { ready: true, checks: { db: true } });
+    const metrics = await request(app).get('/metrics').expect(200);
+    expect(metrics.text).toContain('http_request_duration_seconds');
+    await request(build(false)).get('/ready').expect(503, { ready: false, checks: { db: false } });
+  });
+
+  it('refuses requests without a valid gateway signature', async () => {
+    const app = build();
+    const res = await request(app).get('/whoami').set('x-tenant-id', 'tenant-1').expect(401);
+    expect(res.body).toEqual({ detail: expect.stringContaining('gateway') });
+    await request(app).get('/whoami').set({ ...signed('r1'), 'x-request-id': 'other' }).expect(401);
+    await request(app).get('/public').expect(200, { public: true });
+  });
+
+  it('passes the verified identity to routes and echoes the request id', async () => {
+    const res = await request(build()).get('/whoami').set(signed('req-42')).expect(200);
+    expect(res.body).toEqual({ tenantId: 'tenant-1', organizationId: 'org-1', subject: 'key-1', tenant: 'tenant-1' });
+    expect(res.headers['x-request-id']).toBe('req-42');
+  });
+
+  it('makes a request id when none or an unsafe one is given', async () => {
+    const res = await request(build()).get('/ok').set('x-request-id', 'bad id with spaces and {braces}').expect(200);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers 400 when a tenant-scoped route has no tenant', async () => {
+    await request(build()).get('/whoami').set(signed('r2', '')).expect(400, { detail: 'X-Tenant-Id header is required' });
+  });
+
+  it('renders invalid bodies as FastAPI 422s', async () => {
+    const app = build();
+    const missing = await request(app).post('/items').set(signed('r3')).send({}).expect(422);
+    expect(missing.body).toEqual({ detail: [{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }] });
+    const malformed = await request(app)
+      .post('/items')
+      .set(signed('r4'))
+      .set('content-type', 'application/json')
+      .send('{"name": ')
+      .expect(422);
+    expect(malformed.body.detail[0]).toMatchObject({ loc: ['body', 0], type: 'json_invalid' });
+    await request(app).post('/items').set(signed('r5')).send({ name: 'a', limit: 2 }).expect(201, { name: 'a', limit: 2 });
+  });
+
+  it('maps domain errors and hides internal ones', async () => {
+    const app = build();
+    await request(app).get('/missing').set(signed('r6')).expect(404, { detail: 'Item not found' });
+    await request(app).get('/boom').set(signed('r7')).expect(500, { detail: 'Internal Server Error' });
+    await request(app).get('/nowhere').set(signed('r8')).expect(404, { detail: 'Not Found' });
+  });
+});

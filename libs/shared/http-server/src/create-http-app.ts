@@ -1,0 +1,82 @@
+import express, { type Express } from 'express';
+import type { Logger } from '@platform/logging';
+import { accessLog } from './access-log.middleware';
+import { errorHandler, notFound } from './error.middleware';
+import { createMetrics, type ServiceMetrics } from './metrics';
+import { requestId } from './request-id.middleware';
+import { trustedIdentity } from './trusted-identity.middleware';
+
+/** A named dependency check for `/ready`; resolves true when the dependency is usable. */
+export type ReadinessCheck = () => Promise<boolean>;
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  readiness?: Record<string, ReadinessCheck>;
+  /**
+   * Require the gateway's signed identity on every route but the probes (and `publicPaths`).
+   * The gateway itself passes `undefined`: it is where identity is established.
+   */
+  identity?: { secret: string; publicPaths?: (path: string) => boolean };
+  /** Parse JSON bodies before the routes (default true; the gateway turns it off to stream bodies through). */
+  jsonBody?: boolean | { limit: string };
+  /** Mounts the service's own routes, after the bootstrap middleware and before the error handlers. */
+  routes: (app: Express) => void;
+}
+
+const PROBES = new Set(['/ok', '/ready', '/metrics']);
+const READINESS_TIMEOUT_MS = 2_000;
+
+async function runCheck(check: ReadinessCheck): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([check().catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The express app every service starts from: request id and JSON access log, `/ok` (liveness),
+ * `/ready` (dependency checks), `/metrics` (Prometheus), the gateway-signature check, the service's routes,
+ * then `{"detail": ...}` errors and 404s.
+ */
+export function createHttpApp(options: HttpAppOptions): { app: Express; metrics: ServiceMetrics } {
+  const metrics = options.metrics ?? createMetrics(options.service);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.set('query parser', 'extended');
+  app.use(requestId(options.logger));
+  app.use(accessLog(metrics, PROBES));
+
+  app.get('/ok', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get('/ready', async (_req, res) => {
+    const entries = Object.entries(options.readiness ?? {});
+    const results = await Promise.all(entries.map(async ([name, check]) => [name, await runCheck(check)] as const));
+    const ready = results.every(([, ok]) => ok);
+    res.status(ready ? 200 : 503).json({ ready, checks: Object.fromEntries(results) });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  if (options.identity) {
+    const extra = options.identity.publicPaths ?? (() => false);
+    app.use(trustedIdentity(options.identity.secret, (path) => PROBES.has(path) || extra(path)));
+  }
+  if (options.jsonBody !== false) {
+    const limit = typeof options.jsonBody === 'object' ? options.jsonBody.limit : '10mb';
+    app.use(express.json({ limit, type: ['application/json', 'application/*+json'] }));
+  }
+  options.routes(app);
+  app.use(notFound);
+  app.use(errorHandler);
+  return { app, metrics };
+}
