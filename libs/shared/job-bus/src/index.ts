@@ -1,0 +1,12 @@
+export { defineQueue } from './lib/define-queue';
+export type { JobData, JobInput, QueueDefinition } from './lib/define-queue';
+export { DurableConflictError, JobPayloadError } from './lib/job-bus.errors';
+export { silentLogger } from './lib/job-bus.logger';
+export type { JobBusLogFn, JobBusLogger } from './lib/job-bus.logger';
+export type { ConsumeOptions, Consumer, Job, JobBus, JobHandler, PublishOptions, PublishResult } from './lib/job-bus.types';
+export { createInProcessBus } from './in-process/in-process.bus';
+export type { InProcessBusOptions } from './in-process/in-process.bus';
+export { createJetStreamBus } from './jetstream/jetstream.bus';
+export type { JetStreamBusOptions, JetStreamJobBus } from './jetstream/jetstream.bus';
+export { createJobBus } from './create-job-bus';
+export type { CreateJobBusOptions } from './create-job-bus';
