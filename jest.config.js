@@ -3,6 +3,7 @@
 // `npm test` runs them all; `npx jest --selectProjects unit` runs one group.
 const preset = require('./jest.preset.js');
 
+const longTimeout = '<rootDir>/tools/jest/long-timeout.setup.js';
 const roots = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'];
 const group = (displayName, pattern, extra = {}) => ({
   ...preset,
@@ -15,7 +16,7 @@ const group = (displayName, pattern, extra = {}) => ({
 module.exports = {
   projects: [
     group('unit', 'spec'),
-    group('integration', 'integration-spec', { testTimeout: 60_000 }),
-    group('e2e', 'e2e-spec', { testTimeout: 120_000 }),
+    group('integration', 'integration-spec', { setupFilesAfterEnv: [longTimeout] }),
+    group('e2e', 'e2e-spec', { setupFilesAfterEnv: [longTimeout] }),
   ],
 };

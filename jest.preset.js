@@ -11,12 +11,15 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 module.exports = {
   testEnvironment: 'node',
   transform: {
+    '/node_modules/@electric-sql/pglite/dist/.+\\.c?js$': path.join(__dirname, 'tools/jest/builtin-dynamic-import.transform.js'),
     '^.+\\.[tj]s$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  // node_modules stay untransformed except PGlite (see tools/jest/builtin-dynamic-import.transform.js).
+  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  moduleFileExtensions: ['ts', 'js', 'cjs', 'json'],
   moduleNameMapper,
   clearMocks: true,
 };

@@ -1,0 +1,11 @@
+import { migrateAndClose, runService } from '@platform/http-server';
+import { loadAgentServerConfig } from './config';
+import { openDatabase, startAgentServer } from './service';
+
+void runService({
+  name: 'agent-server',
+  loadConfig: () => loadAgentServerConfig(),
+  logLevel: (config) => config.LOG_LEVEL,
+  start: startAgentServer,
+  migrate: (config) => migrateAndClose(openDatabase(config)),
+});

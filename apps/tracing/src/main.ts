@@ -1,0 +1,11 @@
+import { migrateAndClose, runService } from '@platform/http-server';
+import { loadTracingConfig } from './config';
+import { openDatabase, startTracing } from './service';
+
+void runService({
+  name: 'tracing',
+  loadConfig: () => loadTracingConfig(),
+  logLevel: (config) => config.LOG_LEVEL,
+  start: startTracing,
+  migrate: (config) => migrateAndClose(openDatabase(config)),
+});

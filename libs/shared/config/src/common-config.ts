@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { flag, logLevel, port, url } from './env-types';
 
@@ -20,3 +21,11 @@ export const databaseUrl = () => url(['postgres:', 'postgresql:']).optional();
 
 /** `NATS_URL`: a NATS server, or unset for the in-process bus. */
 export const natsUrl = () => url(['nats:', 'tls:', 'ws:', 'wss:']).optional();
+
+/**
+ * Where a service keeps its embedded (PGlite) database: `<DATA_DIR>/<service>`, or in memory when DATA_DIR is
+ * `memory://` (tests).
+ */
+export function serviceDataDir(dataDir: string, service: string): string {
+  return dataDir.startsWith('memory://') ? 'memory://' : path.join(dataDir, service);
+}

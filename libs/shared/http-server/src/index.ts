@@ -6,3 +6,4 @@ export * from './request-context';
 export * from './request-id.middleware';
 export * from './validate';
 export { errorHandler, notFound } from './error.middleware';
+export * from './run-service';

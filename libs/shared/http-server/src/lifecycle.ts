@@ -30,19 +30,4 @@ export class Lifecycle {
     })();
     return this.stopping;
   }
-
-  /** SIGTERM / SIGINT stop the process cleanly; a second signal exits at once. */
-  handleSignals(exit: (code: number) => void = (code) => process.exit(code)): void {
-    let signalled = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (signalled) return exit(1);
-      signalled = true;
-      this.shutdown(signal).then(
-        () => exit(0),
-        () => exit(1),
-      );
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
 }

@@ -1,0 +1,49 @@
+import type { Express } from 'express';
+import { createHttpApp, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
+import type { Logger } from '@platform/logging';
+import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
+import { DEFAULT_ROUTES, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
+import { adminRoutes } from './http/admin.routes';
+import { authenticateRequest } from './http/authenticate.middleware';
+import { proxyTo } from './http/proxy';
+
+export interface GatewayDeps {
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  store: IdentityStore;
+  authenticator: Authenticator;
+  resolveDeployment: CachedResolver;
+  upstreams: Record<Exclude<Upstream, 'deployment'>, string>;
+  internalSecret: string;
+  proxyTimeoutMs?: number;
+  routes?: readonly RouteRule[];
+  readiness?: Record<string, ReadinessCheck>;
+}
+
+/** The gateway: its own admin API, then API-key authentication and proxying by route table. */
+export function createGatewayApp(deps: GatewayDeps): Express {
+  const forward = proxyTo({
+    upstreams: deps.upstreams,
+    resolveDeployment: deps.resolveDeployment,
+    internalSecret: deps.internalSecret,
+    proxyTimeoutMs: deps.proxyTimeoutMs ?? 0,
+    logger: deps.logger,
+  });
+  return createHttpApp({
+    service: 'gateway',
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    // No body parser before the proxy: bodies stream through untouched (multipart trace uploads, large inputs).
+    jsonBody: false,
+    routes: (app) => {
+      app.use('/api/v1', adminRoutes(deps.store, deps.authenticator));
+      app.use(async (req, res, next) => {
+        const match = matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
+        if (!match) return next();
+        if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
+        return forward(match)(req, res, next);
+      });
+    },
+  }).app;
+}

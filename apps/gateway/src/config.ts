@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, url, type Env } from '@platform/config';
+
+const schema = z.object({
+  ...commonServiceEnv({ httpPort: 8080 }),
+  DATABASE_URL: databaseUrl(),
+  MIGRATE_ON_START: flag(false),
+  CONTROL_PLANE_URL: url(['http:', 'https:']),
+  TRACING_URL: url(['http:', 'https:']),
+  EXPORT_URL: url(['http:', 'https:']),
+  /** gRPC address (host:port) of the control plane, for deployment upstream resolution. */
+  CONTROL_PLANE_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
+  DEPLOYMENT_CACHE_TTL: duration(30_000),
+  GRPC_DEADLINE: duration(3_000),
+  /** 0 = no limit: run streams (SSE) may stay open for as long as a run lasts. */
+  PROXY_TIMEOUT: duration(0),
+});
+
+export type GatewayConfig = z.infer<typeof schema>;
+
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  return loadConfig(schema, env);
+}

@@ -1,0 +1,77 @@
+import { Agent } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { InputError } from '@platform/errors';
+import { TRUSTED_HEADER_NAMES, signIdentity } from '@platform/identity';
+import type { Logger } from '@platform/logging';
+import type { CachedResolver, RouteMatch, Upstream } from '@platform/gateway-routing';
+import type { Caller } from '@platform/gateway-identity';
+import { CLIENT_IDENTITY_HEADERS } from './authenticate.middleware';
+
+export interface ProxyOptions {
+  upstreams: Record<Exclude<Upstream, 'deployment'>, string>;
+  resolveDeployment: CachedResolver;
+  internalSecret: string;
+  proxyTimeoutMs: number;
+  logger: Logger;
+}
+
+interface ProxyLocals {
+  target: string;
+  deploymentId?: string;
+  tenantId?: string;
+}
+
+/** Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). */
+function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string): void {
+  for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) delete req.headers[name];
+  if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId));
+}
+
+/**
+ * Forwards an authenticated (or public-route) request to its upstream: a fixed service, or the agent server
+ * of `/deployments/{id}` as resolved from the control plane. Bodies are streamed, never parsed here.
+ */
+export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHandler {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    router: (req) => ((req as Request).res?.locals.proxy as ProxyLocals).target,
+    changeOrigin: true,
+    xfwd: true,
+    agent,
+    proxyTimeout: options.proxyTimeoutMs || undefined,
+    logger: undefined,
+    on: {
+      error: (err, req, res) => {
+        const locals = (req as Request).res?.locals.proxy as ProxyLocals | undefined;
+        if (locals?.deploymentId && locals.tenantId) options.resolveDeployment.invalidate(locals.deploymentId, locals.tenantId);
+        options.logger.warn({ err, target: locals?.target, path: req.url }, 'upstream request failed');
+        if (!('headersSent' in res) || res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const timedOut = (err as NodeJS.ErrnoException).code === 'ECONNRESET' && options.proxyTimeoutMs > 0;
+        res.writeHead(timedOut ? 504 : 502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ detail: timedOut ? 'Upstream timed out' : 'Upstream unavailable' }));
+      },
+    },
+  });
+
+  return (match) => async (req, res, next) => {
+    const caller = res.locals.caller as Caller | undefined;
+    const locals: ProxyLocals = { target: '' };
+    if (match.rule.upstream === 'deployment') {
+      const tenantId = caller?.identity.tenantId;
+      if (!tenantId) throw new InputError('X-Tenant-Id header is required');
+      const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId);
+      Object.assign(locals, { target: resolved.upstreamUrl, deploymentId: match.deploymentId, tenantId });
+    } else {
+      locals.target = options.upstreams[match.rule.upstream];
+    }
+    res.locals.proxy = locals;
+    rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId));
+    req.url = match.upstreamPath;
+    return proxy(req, res as Response, next);
+  };
+}

@@ -1,0 +1,76 @@
+import { serviceDataDir } from '@platform/config';
+import { deploymentsService, type DeploymentsClient } from '@platform/contracts';
+import { openGatewayDatabase } from '@platform/gateway-data-access';
+import { Authenticator, PrismaIdentityStore, bootstrapIdentity, type BootstrapResult } from '@platform/gateway-identity';
+import { cachedResolver } from '@platform/gateway-routing';
+import { callUnary, createClient } from '@platform/grpc';
+import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import type { Logger } from '@platform/logging';
+import { createGatewayApp } from './app';
+import type { GatewayConfig } from './config';
+
+export interface RunningGateway extends RunningService {
+  /** Set on the first start with an empty database: the admin key, shown this once. */
+  bootstrap: BootstrapResult | null;
+}
+
+export function openDatabase(config: GatewayConfig) {
+  return openGatewayDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'gateway') });
+}
+
+export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const lifecycle = new Lifecycle(logger);
+  try {
+    const db = await openDatabase(config);
+    lifecycle.onShutdown('database', () => db.close());
+    if (config.MIGRATE_ON_START) await db.migrate();
+    const store = new PrismaIdentityStore(db.prisma);
+    const bootstrap = await bootstrapIdentity(store);
+
+    const controlPlane: DeploymentsClient = createClient(deploymentsService().Client, config.CONTROL_PLANE_GRPC, {
+      token: config.INTERNAL_SECRET,
+      defaultDeadlineMs: config.GRPC_DEADLINE,
+    });
+    lifecycle.onShutdown('control-plane client', () => controlPlane.close());
+    const resolveDeployment = cachedResolver(
+      async (deploymentId, tenantId) => {
+        const found = await callUnary(controlPlane, 'ResolveDeployment', { deployment_id: deploymentId, tenant_id: tenantId }, {
+          deadlineMs: config.GRPC_DEADLINE,
+          retries: 2,
+        });
+        return { deploymentId: found.deployment_id, tenantId: found.tenant_id, upstreamUrl: found.upstream_url };
+      },
+      { ttlMs: config.DEPLOYMENT_CACHE_TTL },
+    );
+
+    const app = createGatewayApp({
+      logger,
+      store,
+      authenticator: new Authenticator(store),
+      resolveDeployment,
+      upstreams: { 'control-plane': config.CONTROL_PLANE_URL, tracing: config.TRACING_URL, export: config.EXPORT_URL },
+      internalSecret: config.INTERNAL_SECRET,
+      proxyTimeoutMs: config.PROXY_TIMEOUT,
+      readiness: { database: () => db.ready() },
+    });
+    const http = await startHttpServer(app, config.HOST, config.PORT);
+    lifecycle.onShutdown('http', () => http.close());
+    return { name: 'gateway', url: http.url, bootstrap, stop: () => lifecycle.shutdown() };
+  } catch (err) {
+    await lifecycle.shutdown('start failed');
+    throw err;
+  }
+}
+
+/** The once-only banner with the bootstrap admin key. */
+export function bootstrapBanner(result: BootstrapResult, gatewayUrl: string): string {
+  return [
+    '',
+    '  First start: created organization, workspace and an admin API key.',
+    `  Workspace (X-Tenant-Id): ${result.workspace.id}`,
+    `  Admin API key (X-Api-Key): ${result.apiKey}`,
+    '  The key is shown only this once; store it now.',
+    `  Try: curl -H "X-Api-Key: ${result.apiKey}" ${gatewayUrl}/api/v1/workspaces`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { commonServiceEnv, databaseUrl, flag, loadConfig, type Env } from '@platform/config';
+
+const schema = z.object({
+  ...commonServiceEnv({ httpPort: 8182, grpcPort: 50052 }),
+  DATABASE_URL: databaseUrl(),
+  MIGRATE_ON_START: flag(false),
+  /** Largest ingest batch announced to SDKs in `/info`. */
+  BATCH_SIZE_LIMIT_BYTES: z.coerce.number().int().positive().default(20_971_520),
+});
+
+export type TracingConfig = z.infer<typeof schema>;
+
+export function loadTracingConfig(env: Env = process.env): TracingConfig {
+  return loadConfig(schema, env);
+}

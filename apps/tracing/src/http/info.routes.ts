@@ -1,0 +1,44 @@
+import { Router } from 'express';
+
+export interface InfoOptions {
+  version: string;
+  /** Largest batch the SDK should send in one request, in bytes. */
+  batchSizeLimitBytes: number;
+}
+
+/**
+ * `GET /info`, read by the `langsmith` SDK to pick its ingestion path. Multipart ingestion and body compression
+ * are announced only once the ingest endpoints that accept them exist, so the SDK never sends what we can't read.
+ */
+export function infoRoutes(options: InfoOptions): Router {
+  const router = Router();
+  router.get('/info', (_req, res) => {
+    res.json({
+      version: options.version,
+      license_expiration_time: null,
+      tenant_handle: null,
+      batch_ingest_config: {
+        use_multipart_endpoint: false,
+        size_limit: 100,
+        size_limit_bytes: options.batchSizeLimitBytes,
+        scale_up_qsize_trigger: 1000,
+        scale_up_nthreads_limit: 16,
+        scale_down_nempty_trigger: 4,
+      },
+      instance_flags: {
+        gzip_body_enabled: false,
+        zstd_compression_enabled: false,
+        dataset_examples_multipart_enabled: false,
+        experimental_search_enabled: false,
+        generate_ai_query_enabled: false,
+        org_creation_disabled: true,
+        playground_auth_bypass_enabled: false,
+        search_enabled: false,
+        show_ttl_ui: false,
+        trace_tier_duration_days: { longlived: 400, shortlived: 14 },
+        workspace_scope_org_invites: false,
+      },
+    });
+  });
+  return router;
+}

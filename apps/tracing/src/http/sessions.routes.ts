@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { parseRequest, tenantOf } from '@platform/http-server';
+import { createProject, getProject, listProjects, tracingProjectJson, type TracingProjectStore } from '@platform/tracing-projects';
+
+const createBody = z.object({
+  name: z.string().trim().min(1).max(400),
+  description: z.string().nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+});
+
+const many = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]));
+
+const listQuery = z.object({
+  name: z.string().optional(),
+  name_contains: z.string().optional(),
+  id: many.pipe(z.array(z.string().uuid())).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Tracing projects, as the `langsmith` SDK calls them (`/sessions`). */
+export function sessionsRoutes(store: TracingProjectStore): Router {
+  const router = Router();
+  router.post('/sessions', async (req, res) => {
+    const body = parseRequest(createBody, req.body ?? {});
+    const project = await createProject(store, { tenantId: tenantOf(res), ...body });
+    res.status(200).json(tracingProjectJson(project));
+  });
+  router.get('/sessions', async (req, res) => {
+    const query = parseRequest(listQuery, req.query, 'query');
+    const projects = await listProjects(store, {
+      tenantId: tenantOf(res),
+      name: query.name,
+      nameContains: query.name_contains,
+      ids: query.id,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    res.json(projects.map(tracingProjectJson));
+  });
+  router.get('/sessions/:sessionId', async (req, res) => {
+    res.json(tracingProjectJson(await getProject(store, tenantOf(res), req.params.sessionId)));
+  });
+  return router;
+}

@@ -1,0 +1,47 @@
+import { serviceDataDir } from '@platform/config';
+import { startGrpcServer } from '@platform/grpc';
+import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import type { Logger } from '@platform/logging';
+import { openTracingDatabase } from '@platform/tracing-data-access';
+import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { createTracingApp } from './app';
+import type { TracingConfig } from './config';
+
+export const TRACING_VERSION = '0.1.0';
+
+export function openDatabase(config: TracingConfig) {
+  return openTracingDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'tracing') });
+}
+
+export async function startTracing(config: TracingConfig, logger: Logger): Promise<RunningService> {
+  const lifecycle = new Lifecycle(logger);
+  try {
+    const db = await openDatabase(config);
+    lifecycle.onShutdown('database', () => db.close());
+    if (config.MIGRATE_ON_START) await db.migrate();
+
+    // `tracing.v1.Runs` joins this server with run storage; until then it serves health only.
+    const grpc = await startGrpcServer({
+      host: config.HOST,
+      port: config.GRPC_PORT,
+      logger,
+      auth: { token: config.INTERNAL_SECRET },
+      services: [],
+    });
+    lifecycle.onShutdown('grpc', () => grpc.shutdown());
+    const app = createTracingApp({
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      projects: new PrismaTracingProjectStore(db.prisma),
+      version: TRACING_VERSION,
+      batchSizeLimitBytes: config.BATCH_SIZE_LIMIT_BYTES,
+      readiness: { database: () => db.ready() },
+    });
+    const http = await startHttpServer(app, config.HOST, config.PORT);
+    lifecycle.onShutdown('http', () => http.close());
+    return { name: 'tracing', url: http.url, grpcPort: grpc.port, stop: () => lifecycle.shutdown() };
+  } catch (err) {
+    await lifecycle.shutdown('start failed');
+    throw err;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './deployment';
+export * from './deployments.usecases';
+export * from './prisma-deployment.store';

@@ -1,0 +1,47 @@
+/** A bulk export of trace runs to a destination bucket. */
+export interface BulkExport {
+  id: string;
+  tenantId: string;
+  destinationId: string;
+  sessionId: string;
+  startTime: Date;
+  endTime: Date | null;
+  status: string;
+  format: string;
+  compression: string | null;
+  filter: string | null;
+  exportFields: string[];
+  intervalHours: number | null;
+  sourceBulkExportId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+/** Persistence of bulk exports; the Prisma repository implements it. */
+export interface BulkExportStore {
+  list(tenantId: string, limit: number, offset: number): Promise<BulkExport[]>;
+  find(tenantId: string, id: string): Promise<BulkExport | null>;
+}
+
+/** The JSON shape of a bulk export (`/api/v1/bulk-exports`). */
+export function bulkExportJson(e: BulkExport) {
+  return {
+    id: e.id,
+    tenant_id: e.tenantId,
+    bulk_export_destination_id: e.destinationId,
+    session_id: e.sessionId,
+    start_time: e.startTime.toISOString(),
+    end_time: e.endTime?.toISOString() ?? null,
+    status: e.status,
+    format: e.format,
+    compression: e.compression,
+    filter: e.filter,
+    export_fields: e.exportFields.length ? e.exportFields : null,
+    interval_hours: e.intervalHours,
+    source_bulk_export_id: e.sourceBulkExportId,
+    created_at: e.createdAt.toISOString(),
+    updated_at: e.updatedAt.toISOString(),
+    finished_at: e.finishedAt?.toISOString() ?? null,
+  };
+}

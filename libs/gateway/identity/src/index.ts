@@ -1,0 +1,6 @@
+export * from './api-key';
+export * from './identity.store';
+export * from './authenticate.usecase';
+export * from './bootstrap.usecase';
+export * from './admin.usecases';
+export * from './prisma-identity.store';

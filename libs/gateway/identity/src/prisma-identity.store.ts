@@ -1,0 +1,97 @@
+import type { PrismaClient } from '@platform/gateway-data-access';
+import { ConflictError } from '@platform/errors';
+import { mapPrismaError } from '@platform/prisma';
+import type { ApiKeyRecord, ApiKeyRole, IdentityStore, NewApiKey, Organization, Workspace } from './identity.store';
+
+type ApiKeyRow = Awaited<ReturnType<PrismaClient['apiKey']['findUniqueOrThrow']>>;
+
+function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    keyPrefix: row.keyPrefix,
+    description: row.description,
+    role: row.role as ApiKeyRole,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+function rethrow(conflict: string, notFound?: string) {
+  return (err: unknown): never => {
+    throw mapPrismaError(err, { conflict, notFound });
+  };
+}
+
+const orderByCreation = { orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }] };
+
+/** The identity store on the gateway's own database. */
+export class PrismaIdentityStore implements IdentityStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  countOrganizations(): Promise<number> {
+    return this.prisma.organization.count();
+  }
+
+  async createFirstOrganization(
+    organizationName: string,
+    workspaceName: string,
+    key: Omit<NewApiKey, 'organizationId' | 'workspaceId'>,
+  ): Promise<{ organization: Organization; workspace: Workspace } | null> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        // Serialises concurrent first starts; the loser then sees the winner's organization.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(7311000001)`;
+        if ((await tx.organization.count()) > 0) return null;
+        const organization = await tx.organization.create({ data: { name: organizationName } });
+        const workspace = await tx.workspace.create({ data: { organizationId: organization.id, name: workspaceName } });
+        await tx.apiKey.create({ data: { ...key, organizationId: organization.id, workspaceId: null } });
+        return { organization, workspace };
+      });
+    } catch (err) {
+      const mapped = mapPrismaError(err);
+      if (mapped instanceof ConflictError) return null;
+      throw mapped;
+    }
+  }
+
+  async createWorkspace(organizationId: string, name: string): Promise<Workspace> {
+    return this.prisma.workspace.create({ data: { organizationId, name } }).catch(rethrow('A workspace with this name already exists'));
+  }
+
+  findWorkspace(id: string): Promise<Workspace | null> {
+    return this.prisma.workspace.findUnique({ where: { id } });
+  }
+
+  listWorkspaces(organizationId: string): Promise<Workspace[]> {
+    return this.prisma.workspace.findMany({ where: { organizationId }, ...orderByCreation });
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    return toApiKey(await this.prisma.apiKey.create({ data: key }).catch(rethrow('API key already exists', 'API key not found')));
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.prisma.apiKey.findUnique({ where: { keyHash } });
+    return row && toApiKey(row);
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = await this.prisma.apiKey.findUnique({ where: { id } });
+    return row && toApiKey(row);
+  }
+
+  async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    return (await this.prisma.apiKey.findMany({ where: { organizationId }, ...orderByCreation })).map(toApiKey);
+  }
+
+  async revokeApiKey(id: string, at: Date): Promise<void> {
+    await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: at } }).catch(rethrow('API key already exists', 'API key not found'));
+  }
+
+  async touchApiKey(id: string, at: Date): Promise<void> {
+    await this.prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
+  }
+}

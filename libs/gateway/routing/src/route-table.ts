@@ -1,0 +1,55 @@
+/** The upstreams the gateway proxies to. `deployment` is resolved per request from the deployment id. */
+export type Upstream = 'control-plane' | 'tracing' | 'export' | 'deployment';
+
+/** `api-key`: X-Api-Key required. `public`: no key (the route authenticates itself, e.g. OAuth `state`). */
+export type AuthPolicy = 'api-key' | 'public';
+
+export interface RouteRule {
+  /** Path prefix matched at a segment boundary (`/api/v1/runs` matches `/api/v1/runs/x`, not `/api/v1/runsx`). */
+  prefix: string;
+  upstream: Upstream;
+  auth: AuthPolicy;
+}
+
+export interface RouteMatch {
+  rule: RouteRule;
+  /** For `deployment` routes: the id from `/deployments/{id}/...`. */
+  deploymentId?: string;
+  /** The path the upstream sees (the deployment prefix removed for agent servers). */
+  upstreamPath: string;
+}
+
+/** Most specific first. The admin API (`/api/v1/workspaces`, `/api/v1/api-keys`) is served by the gateway itself. */
+export const DEFAULT_ROUTES: readonly RouteRule[] = [
+  { prefix: '/v2/auth/callback', upstream: 'control-plane', auth: 'public' },
+  { prefix: '/v2', upstream: 'control-plane', auth: 'api-key' },
+  { prefix: '/api/v1/bulk-exports', upstream: 'export', auth: 'api-key' },
+  { prefix: '/api/v1/runs', upstream: 'tracing', auth: 'api-key' },
+  { prefix: '/api/v1/sessions', upstream: 'tracing', auth: 'api-key' },
+  { prefix: '/api/v1/info', upstream: 'tracing', auth: 'api-key' },
+  { prefix: '/deployments', upstream: 'deployment', auth: 'api-key' },
+];
+
+function startsAtBoundary(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
+}
+
+const DEPLOYMENT_PATH = /^\/deployments\/([^/?#]+)(\/[^?#]*)?(\?.*)?$/;
+
+/** Finds the rule for a request path (with or without query); `undefined` when none applies. */
+export function matchRoute(url: string, routes: readonly RouteRule[] = DEFAULT_ROUTES): RouteMatch | undefined {
+  for (const rule of routes) {
+    if (!startsAtBoundary(url, rule.prefix)) continue;
+    if (rule.upstream !== 'deployment') return { rule, upstreamPath: url };
+    const match = DEPLOYMENT_PATH.exec(url);
+    if (!match) return undefined;
+    let deploymentId: string;
+    try {
+      deploymentId = decodeURIComponent(match[1]);
+    } catch {
+      return undefined;
+    }
+    return { rule, deploymentId, upstreamPath: `${match[2] || '/'}${match[3] ?? ''}` };
+  }
+  return undefined;
+}

@@ -1,0 +1,13 @@
+import { describeMigrationRunner } from './migration-runner.test-cases';
+import { openDatabase } from './open-database';
+
+// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
+jest.setTimeout(30_000);
+
+describe('migrate on in-memory PGlite', () => {
+  describeMigrationRunner(async () => {
+    const db = await openDatabase({ dataDir: 'memory://' });
+    // PGlite is one in-process connection: every "open" shares it.
+    return { open: async () => db, dispose: () => db.close() };
+  });
+});

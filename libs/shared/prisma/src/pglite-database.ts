@@ -1,0 +1,41 @@
+import fs from 'node:fs/promises';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Database, SqlRunner } from './database.types';
+import { createPgliteAdapter } from './pglite-adapter';
+
+function runner(client: PGlite | Transaction): SqlRunner {
+  return {
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query<Row>(sql, params)).rows,
+  };
+}
+
+/**
+ * Opens PGlite persisted in `dataDir` (created if missing), or in memory for `memory://`.
+ * PGlite is a single connection, so a "session" is the instance itself.
+ */
+export async function openPgliteDatabase(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) await fs.mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(inMemory ? undefined : dataDir);
+  // Advisory locks are re-entrant within one session and PGlite has only one, so sessions (e.g. two
+  // migration runs) are queued here instead.
+  let queue: Promise<unknown> = Promise.resolve();
+  const self: Database = {
+    kind: 'pglite',
+    adapter: createPgliteAdapter(pglite),
+    ...runner(pglite),
+    transaction: (fn) => pglite.transaction((tx) => fn(runner(tx))),
+    withSession: (fn) => {
+      const run = queue.then(() => fn(self));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+  return self;
+}

@@ -1,0 +1,2 @@
+export * from './required-services';
+export * from './test-database';

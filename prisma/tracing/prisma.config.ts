@@ -1,0 +1,3 @@
+import { serviceConfig } from '../prisma-config.base';
+
+export default serviceConfig('tracing');

@@ -1,0 +1,107 @@
+// `npm start`: the whole platform on this machine. Embedded defaults: PGlite databases under .data/, the
+// in-process job bus. With DATABASE_URL_<SERVICE> (or one DATABASE_URL server) and NATS_URL set, the same
+// command runs on Postgres and NATS JetStream.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
+import { bootstrapBanner } from '../../apps/gateway/src/service';
+import { ensurePostgresDatabase } from './postgres-databases';
+import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService } from './platform';
+
+const envName = (service: string) => `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`;
+const postgresUrl = () => url(['postgres:', 'postgresql:']).optional();
+
+const schema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  GATEWAY_PORT: port(8080),
+  DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: logLevel,
+  NATS_URL: natsUrl(),
+  INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** One Postgres server for every service: each gets its own database `platform_<service>` there. */
+  DATABASE_URL: postgresUrl(),
+  /** Skip migrations at start (they are applied by default: embedded mode has no release step). */
+  SKIP_MIGRATIONS: flag(false),
+  ...Object.fromEntries(DATABASE_SERVICES.map((s) => [envName(s), postgresUrl()])),
+});
+
+/** The internal signing secret: from the environment, else made once and kept beside the embedded data. */
+function internalSecret(dataDir: string, fromEnv?: string): string {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, 'internal-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function databaseUrls(env: Record<string, string | undefined>): Promise<Partial<Record<DatabaseService, string>>> {
+  const urls: Partial<Record<DatabaseService, string>> = {};
+  for (const service of DATABASE_SERVICES) {
+    const own = env[envName(service)];
+    if (own) urls[service] = own;
+    else if (env.DATABASE_URL) urls[service] = await ensurePostgresDatabase(env.DATABASE_URL, `platform_${service.replaceAll('-', '_')}`);
+  }
+  return urls;
+}
+
+async function main() {
+  const config = loadConfig(schema, process.env) as z.infer<typeof schema> & Record<string, string | undefined>;
+  const urls = await databaseUrls(config);
+  const platform = await startPlatform({
+    host: config.HOST,
+    ports: { gateway: config.GATEWAY_PORT },
+    dataDir: config.DATA_DIR,
+    databaseUrls: urls,
+    natsUrl: config.NATS_URL,
+    internalSecret: internalSecret(config.DATA_DIR, config.INTERNAL_SECRET),
+    migrate: !config.SKIP_MIGRATIONS,
+    logLevel: config.LOG_LEVEL,
+  });
+
+  const storage = (s: DatabaseService) => (urls[s] ? 'postgres' : `pglite ${path.join(config.DATA_DIR, s)}`);
+  const lines = SERVICES.map((s) => {
+    const service = platform.services[s];
+    const grpc = service.grpcPort ? ` grpc :${service.grpcPort}` : '';
+    const db = (DATABASE_SERVICES as readonly string[]).includes(s) ? `  [${storage(s as DatabaseService)}]` : '';
+    return `    ${s.padEnd(14)} ${service.url}${grpc}${db}`;
+  });
+  process.stdout.write(
+    [
+      '',
+      `  Agent platform is up. Gateway: ${platform.gatewayUrl}`,
+      `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL}` : 'in-process'}`,
+      '  Services (reach them through the gateway; direct calls without its signature are refused):',
+      ...lines,
+      platform.gateway.bootstrap
+        ? bootstrapBanner(platform.gateway.bootstrap, platform.gatewayUrl)
+        : '\n  The admin API key was printed on the first start. Create more with POST /api/v1/api-keys.\n',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    process.stdout.write(`\n  ${signal}: stopping…\n`);
+    platform.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error && err.name === 'ConfigError' ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,144 @@
+// Boots every service of the platform in this one process: the dev launcher (`npm start`) and the end-to-end
+// tests use it. Each service keeps its own ports, database and config exactly as when it runs alone; in embedded
+// mode (no NATS_URL) the export service and the export worker share one in-process job bus.
+import { loadAgentServerConfig } from '../../apps/agent-server/src/config';
+import { startAgentServer } from '../../apps/agent-server/src/service';
+import { loadControlPlaneConfig } from '../../apps/control-plane/src/config';
+import { startControlPlane } from '../../apps/control-plane/src/service';
+import { loadExportWorkerConfig } from '../../apps/export-worker/src/config';
+import { startExportWorker } from '../../apps/export-worker/src/service';
+import { loadExportConfig } from '../../apps/export/src/config';
+import { startExport } from '../../apps/export/src/service';
+import { loadGatewayConfig } from '../../apps/gateway/src/config';
+import { startGateway, type RunningGateway } from '../../apps/gateway/src/service';
+import { loadTracingConfig } from '../../apps/tracing/src/config';
+import { startTracing } from '../../apps/tracing/src/service';
+import { createJobBus, type JobBus } from '@platform/job-bus';
+import type { RunningService } from '@platform/http-server';
+import { createLogger, type Logger } from '@platform/logging';
+
+export const SERVICES = ['gateway', 'control-plane', 'tracing', 'export', 'export-worker', 'agent-server'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export const DATABASE_SERVICES = ['gateway', 'control-plane', 'tracing', 'export', 'agent-server'] as const;
+export type DatabaseService = (typeof DATABASE_SERVICES)[number];
+
+export interface PlatformOptions {
+  host?: string;
+  /** HTTP ports per service (0 or absent = any free port); the gateway's is the one users need. */
+  ports?: Partial<Record<ServiceName, number>>;
+  /** gRPC ports (0 or absent = any free port). */
+  grpcPorts?: Partial<Record<'control-plane' | 'tracing' | 'export', number>>;
+  /** Postgres per service; a service without one runs on PGlite under `dataDir`. */
+  databaseUrls?: Partial<Record<DatabaseService, string>>;
+  /** Root of the embedded databases (`<dataDir>/<service>`); `memory://` keeps them in memory. */
+  dataDir: string;
+  natsUrl?: string;
+  internalSecret: string;
+  /** Apply each service's migrations before it starts (embedded mode and tests; production uses a release job). */
+  migrate?: boolean;
+  logLevel?: string;
+  logger?: (service: ServiceName) => Logger;
+}
+
+export interface RunningPlatform {
+  gatewayUrl: string;
+  gateway: RunningGateway;
+  services: Record<ServiceName, RunningService>;
+  /** Stops the gateway first, then the services in reverse start order. */
+  stop(): Promise<void>;
+}
+
+const str = (n: number | undefined) => String(n ?? 0);
+
+export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  const host = options.host ?? '127.0.0.1';
+  const logLevel = options.logLevel ?? 'info';
+  const loggerFor = options.logger ?? ((service) => createLogger({ service, level: logLevel }));
+  const common = (service: ServiceName) => ({
+    HOST: host,
+    PORT: str(options.ports?.[service]),
+    LOG_LEVEL: logLevel,
+    INTERNAL_SECRET: options.internalSecret,
+    DATA_DIR: options.dataDir,
+    MIGRATE_ON_START: options.migrate ? 'true' : 'false',
+  });
+  const db = (service: DatabaseService) => ({ DATABASE_URL: options.databaseUrls?.[service] });
+  const grpc = (service: 'control-plane' | 'tracing' | 'export') => ({ GRPC_PORT: str(options.grpcPorts?.[service]) });
+  const address = (port: number | undefined) => `${host}:${port}`;
+
+  const started: RunningService[] = [];
+  let bus: JobBus | undefined;
+  const stopAll = async () => {
+    for (const service of started.reverse()) await service.stop();
+    await bus?.close();
+  };
+  // A failed start of one service leaves the ones that did start to be stopped by stopAll.
+
+  try {
+    bus = await createJobBus({ natsUrl: options.natsUrl, logger: loggerFor('export') });
+    const launch = async <S extends RunningService>(start: Promise<S>) => {
+      const service = await start;
+      started.push(service);
+      return service;
+    };
+    // Services that depend on no other start together; the worker and the gateway need their peers' ports.
+    const [controlPlane, tracing, exportService, agentServer] = await Promise.all([
+      launch(
+        startControlPlane(
+          loadControlPlaneConfig({ ...common('control-plane'), ...db('control-plane'), ...grpc('control-plane') }),
+          loggerFor('control-plane'),
+        ),
+      ),
+      launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing') }), loggerFor('tracing'))),
+      launch(
+        startExport(
+          loadExportConfig({ ...common('export'), ...db('export'), ...grpc('export'), NATS_URL: options.natsUrl }),
+          loggerFor('export'),
+          { bus },
+        ),
+      ),
+      launch(startAgentServer(loadAgentServerConfig({ ...common('agent-server'), ...db('agent-server') }), loggerFor('agent-server'))),
+    ]);
+    const exportWorker = await launch(
+      startExportWorker(
+        loadExportWorkerConfig({
+          ...common('export-worker'),
+          NATS_URL: options.natsUrl,
+          TRACING_GRPC: address(tracing.grpcPort),
+          EXPORT_GRPC: address(exportService.grpcPort),
+        }),
+        loggerFor('export-worker'),
+        { bus },
+      ),
+    );
+    const gateway = await launch(
+      startGateway(
+        loadGatewayConfig({
+          ...common('gateway'),
+          ...db('gateway'),
+          CONTROL_PLANE_URL: controlPlane.url,
+          TRACING_URL: tracing.url,
+          EXPORT_URL: exportService.url,
+          CONTROL_PLANE_GRPC: address(controlPlane.grpcPort),
+        }),
+        loggerFor('gateway'),
+      ),
+    );
+    return {
+      gatewayUrl: gateway.url,
+      gateway,
+      services: {
+        gateway,
+        'control-plane': controlPlane,
+        tracing,
+        export: exportService,
+        'export-worker': exportWorker,
+        'agent-server': agentServer,
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
