@@ -11,11 +11,9 @@ export function openDatabase(config: AgentServerConfig) {
   return openAgentServerDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'agent-server') });
 }
 
-export async function startAgentServer(config: AgentServerConfig, logger: Logger): Promise<RunningService> {
-  const lifecycle = new Lifecycle(logger);
-  try {
-    const db = await openDatabase(config);
-    lifecycle.onShutdown('database', () => db.close());
+export function startAgentServer(config: AgentServerConfig, logger: Logger): Promise<RunningService> {
+  return Lifecycle.start(logger, async (lifecycle) => {
+    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
     const app = createAgentServerApp({
       logger,
@@ -24,11 +22,7 @@ export async function startAgentServer(config: AgentServerConfig, logger: Logger
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
     });
-    const http = await startHttpServer(app, config.HOST, config.PORT);
-    lifecycle.onShutdown('http', () => http.close());
-    return { name: 'agent-server', url: http.url, stop: () => lifecycle.shutdown() };
-  } catch (err) {
-    await lifecycle.shutdown('start failed');
-    throw err;
-  }
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    return { name: 'agent-server', url: http.url };
+  });
 }

@@ -14,15 +14,9 @@ export interface ExportWorkerDeps {
  * A stateless export worker: its HTTP port serves only probes and metrics. It is ready when the bus and the two
  * gRPC peers it depends on (tracing, export) answer. The partition consumer joins with the export pipeline.
  */
-export async function startExportWorker(
-  config: ExportWorkerConfig,
-  logger: Logger,
-  deps: ExportWorkerDeps = {},
-): Promise<RunningService> {
-  const lifecycle = new Lifecycle(logger);
-  try {
-    const bus = deps.bus ?? (await createJobBus({ natsUrl: config.NATS_URL, logger }));
-    if (!deps.bus) lifecycle.onShutdown('job bus', () => bus.close());
+export function startExportWorker(config: ExportWorkerConfig, logger: Logger, deps: ExportWorkerDeps = {}): Promise<RunningService> {
+  return Lifecycle.start(logger, async (lifecycle) => {
+    const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, logger }), (b) => b.close()));
     await bus.ensureQueue(exportPartitionQueue);
 
     const serving = async (address: string) => (await checkHealth(address, { deadlineMs: 1_000 })) === 'SERVING';
@@ -33,11 +27,7 @@ export async function startExportWorker(
       identity: { secret: config.INTERNAL_SECRET },
       routes: () => undefined,
     });
-    const http = await startHttpServer(app, config.HOST, config.PORT);
-    lifecycle.onShutdown('http', () => http.close());
-    return { name: 'export-worker', url: http.url, stop: () => lifecycle.shutdown() };
-  } catch (err) {
-    await lifecycle.shutdown('start failed');
-    throw err;
-  }
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    return { name: 'export-worker', url: http.url };
+  });
 }

@@ -18,36 +18,26 @@ export interface ExportServiceDeps {
   bus?: JobBus;
 }
 
-export async function startExport(config: ExportConfig, logger: Logger, deps: ExportServiceDeps = {}): Promise<RunningService> {
-  const lifecycle = new Lifecycle(logger);
-  try {
-    const db = await openDatabase(config);
-    lifecycle.onShutdown('database', () => db.close());
+export function startExport(config: ExportConfig, logger: Logger, deps: ExportServiceDeps = {}): Promise<RunningService> {
+  return Lifecycle.start(logger, async (lifecycle) => {
+    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
-    const bus = deps.bus ?? (await createJobBus({ natsUrl: config.NATS_URL, logger }));
-    if (!deps.bus) lifecycle.onShutdown('job bus', () => bus.close());
+    const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, logger }), (b) => b.close()));
     await bus.ensureQueue(exportPartitionQueue);
 
     // `export.v1.ExportProgress` joins this server with the dispatcher; until then it serves health only.
-    const grpc = await startGrpcServer({
-      host: config.HOST,
-      port: config.GRPC_PORT,
-      logger,
-      auth: { token: config.INTERNAL_SECRET },
-      services: [],
-    });
-    lifecycle.onShutdown('grpc', () => grpc.shutdown());
+    const grpc = await lifecycle.use(
+      'grpc',
+      startGrpcServer({ host: config.HOST, port: config.GRPC_PORT, logger, auth: { token: config.INTERNAL_SECRET }, services: [] }),
+      (g) => g.shutdown(),
+    );
     const app = createExportApp({
       logger,
       internalSecret: config.INTERNAL_SECRET,
       exports: new PrismaBulkExportStore(db.prisma),
       readiness: { database: () => db.ready(), bus: () => bus.ready() },
     });
-    const http = await startHttpServer(app, config.HOST, config.PORT);
-    lifecycle.onShutdown('http', () => http.close());
-    return { name: 'export', url: http.url, grpcPort: grpc.port, stop: () => lifecycle.shutdown() };
-  } catch (err) {
-    await lifecycle.shutdown('start failed');
-    throw err;
-  }
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    return { name: 'export', url: http.url, grpcPort: grpc.port };
+  });
 }

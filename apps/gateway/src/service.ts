@@ -18,20 +18,21 @@ export function openDatabase(config: GatewayConfig) {
   return openGatewayDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'gateway') });
 }
 
-export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
-  const lifecycle = new Lifecycle(logger);
-  try {
-    const db = await openDatabase(config);
-    lifecycle.onShutdown('database', () => db.close());
+export function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  return Lifecycle.start(logger, async (lifecycle) => {
+    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
     const store = new PrismaIdentityStore(db.prisma);
     const bootstrap = await bootstrapIdentity(store);
 
-    const controlPlane: DeploymentsClient = createClient(deploymentsService().Client, config.CONTROL_PLANE_GRPC, {
-      token: config.INTERNAL_SECRET,
-      defaultDeadlineMs: config.GRPC_DEADLINE,
-    });
-    lifecycle.onShutdown('control-plane client', () => controlPlane.close());
+    const controlPlane: DeploymentsClient = await lifecycle.use(
+      'control-plane client',
+      createClient(deploymentsService().Client, config.CONTROL_PLANE_GRPC, {
+        token: config.INTERNAL_SECRET,
+        defaultDeadlineMs: config.GRPC_DEADLINE,
+      }),
+      (client) => client.close(),
+    );
     const resolveDeployment = cachedResolver(
       async (deploymentId, tenantId) => {
         const found = await callUnary(controlPlane, 'ResolveDeployment', { deployment_id: deploymentId, tenant_id: tenantId }, {
@@ -53,13 +54,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       proxyTimeoutMs: config.PROXY_TIMEOUT,
       readiness: { database: () => db.ready() },
     });
-    const http = await startHttpServer(app, config.HOST, config.PORT);
-    lifecycle.onShutdown('http', () => http.close());
-    return { name: 'gateway', url: http.url, bootstrap, stop: () => lifecycle.shutdown() };
-  } catch (err) {
-    await lifecycle.shutdown('start failed');
-    throw err;
-  }
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    return { name: 'gateway', url: http.url, bootstrap };
+  });
 }
 
 /** The once-only banner with the bootstrap admin key. */

@@ -13,22 +13,17 @@ export function openDatabase(config: TracingConfig) {
   return openTracingDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'tracing') });
 }
 
-export async function startTracing(config: TracingConfig, logger: Logger): Promise<RunningService> {
-  const lifecycle = new Lifecycle(logger);
-  try {
-    const db = await openDatabase(config);
-    lifecycle.onShutdown('database', () => db.close());
+export function startTracing(config: TracingConfig, logger: Logger): Promise<RunningService> {
+  return Lifecycle.start(logger, async (lifecycle) => {
+    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
 
     // `tracing.v1.Runs` joins this server with run storage; until then it serves health only.
-    const grpc = await startGrpcServer({
-      host: config.HOST,
-      port: config.GRPC_PORT,
-      logger,
-      auth: { token: config.INTERNAL_SECRET },
-      services: [],
-    });
-    lifecycle.onShutdown('grpc', () => grpc.shutdown());
+    const grpc = await lifecycle.use(
+      'grpc',
+      startGrpcServer({ host: config.HOST, port: config.GRPC_PORT, logger, auth: { token: config.INTERNAL_SECRET }, services: [] }),
+      (g) => g.shutdown(),
+    );
     const app = createTracingApp({
       logger,
       internalSecret: config.INTERNAL_SECRET,
@@ -37,11 +32,7 @@ export async function startTracing(config: TracingConfig, logger: Logger): Promi
       batchSizeLimitBytes: config.BATCH_SIZE_LIMIT_BYTES,
       readiness: { database: () => db.ready() },
     });
-    const http = await startHttpServer(app, config.HOST, config.PORT);
-    lifecycle.onShutdown('http', () => http.close());
-    return { name: 'tracing', url: http.url, grpcPort: grpc.port, stop: () => lifecycle.shutdown() };
-  } catch (err) {
-    await lifecycle.shutdown('start failed');
-    throw err;
-  }
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    return { name: 'tracing', url: http.url, grpcPort: grpc.port };
+  });
 }

@@ -30,3 +30,26 @@ describe('startHttpServer', () => {
     await expect(fetch(running.url)).rejects.toThrow();
   });
 });
+
+describe('Lifecycle.start', () => {
+  it('closes what was opened when start fails, and stops in reverse order when it succeeds', async () => {
+    const closed: string[] = [];
+    await expect(
+      Lifecycle.start(silentLogger, async (lifecycle) => {
+        await lifecycle.use('db', 'db', (r) => closed.push(r));
+        throw new Error('port in use');
+      }),
+    ).rejects.toThrow('port in use');
+    expect(closed).toEqual(['db']);
+
+    closed.length = 0;
+    const running = await Lifecycle.start(silentLogger, async (lifecycle) => {
+      const db = await lifecycle.use('db', Promise.resolve('db'), (r) => closed.push(r));
+      const http = await lifecycle.use('http', 'http', (r) => closed.push(r));
+      return { url: `${db}+${http}` };
+    });
+    expect(running.url).toBe('db+http');
+    await running.stop();
+    expect(closed).toEqual(['http', 'db']);
+  });
+});

@@ -12,8 +12,32 @@ export class Lifecycle {
 
   constructor(private readonly logger: Logger) {}
 
+  /**
+   * Starts a service: `start` opens its resources through the lifecycle; if it throws, whatever it had opened is
+   * shut down before the error propagates. The result gains `stop()`.
+   */
+  static async start<T extends object>(logger: Logger, start: (lifecycle: Lifecycle) => Promise<T>): Promise<T & { stop(): Promise<void> }> {
+    const lifecycle = new Lifecycle(logger);
+    try {
+      const started = await start(lifecycle);
+      return Object.assign(started, { stop: () => lifecycle.shutdown() });
+    } catch (err) {
+      await lifecycle.shutdown('start failed');
+      throw err;
+    }
+  }
+
   onShutdown(name: string, run: Hook['run']): void {
     this.hooks.push({ name, run });
+  }
+
+  /** Awaits a resource (connection, server, client) and registers how to close it. */
+  async use<R>(name: string, resource: Promise<R> | R, close: (resource: R) => Promise<unknown> | unknown): Promise<R> {
+    const opened = await resource;
+    this.onShutdown(name, async () => {
+      await close(opened);
+    });
+    return opened;
   }
 
   shutdown(reason = 'shutdown'): Promise<void> {
