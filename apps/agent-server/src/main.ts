@@ -7,5 +7,5 @@ void runService({
   loadConfig: () => loadAgentServerConfig(),
   logLevel: (config) => config.LOG_LEVEL,
   start: startAgentServer,
-  migrate: (config) => migrateAndClose(openDatabase(config)),
+  migrate: (config, logger) => migrateAndClose(openDatabase(config, logger)),
 });

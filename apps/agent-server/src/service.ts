@@ -7,13 +7,13 @@ import type { AgentServerConfig } from './config';
 
 export const AGENT_SERVER_VERSION = '0.1.0';
 
-export function openDatabase(config: AgentServerConfig) {
-  return openAgentServerDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'agent-server') });
+export function openDatabase(config: AgentServerConfig, logger?: Logger) {
+  return openAgentServerDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'agent-server'), logger });
 }
 
 export function startAgentServer(config: AgentServerConfig, logger: Logger): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
+    const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
     const app = createAgentServerApp({
       logger,

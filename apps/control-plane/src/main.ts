@@ -7,5 +7,5 @@ void runService({
   loadConfig: () => loadControlPlaneConfig(),
   logLevel: (config) => config.LOG_LEVEL,
   start: startControlPlane,
-  migrate: (config) => migrateAndClose(openDatabase(config)),
+  migrate: (config, logger) => migrateAndClose(openDatabase(config, logger)),
 });

@@ -9,13 +9,13 @@ import { createControlPlaneApp } from './app';
 import type { ControlPlaneConfig } from './config';
 import { deploymentsHandlers } from './grpc/deployments.handlers';
 
-export function openDatabase(config: ControlPlaneConfig) {
-  return openControlPlaneDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'control-plane') });
+export function openDatabase(config: ControlPlaneConfig, logger?: Logger) {
+  return openControlPlaneDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'control-plane'), logger });
 }
 
 export function startControlPlane(config: ControlPlaneConfig, logger: Logger): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
+    const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
     const deployments = new PrismaDeploymentStore(db.prisma);
 

@@ -7,5 +7,5 @@ void runService({
   loadConfig: () => loadExportConfig(),
   logLevel: (config) => config.LOG_LEVEL,
   start: (config, logger) => startExport(config, logger),
-  migrate: (config) => migrateAndClose(openDatabase(config)),
+  migrate: (config, logger) => migrateAndClose(openDatabase(config, logger)),
 });

@@ -9,8 +9,8 @@ import type { Logger } from '@platform/logging';
 import { createExportApp } from './app';
 import type { ExportConfig } from './config';
 
-export function openDatabase(config: ExportConfig) {
-  return openExportDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'export') });
+export function openDatabase(config: ExportConfig, logger?: Logger) {
+  return openExportDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'export'), logger });
 }
 
 export interface ExportServiceDeps {
@@ -20,7 +20,7 @@ export interface ExportServiceDeps {
 
 export function startExport(config: ExportConfig, logger: Logger, deps: ExportServiceDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
+    const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, logger }), (b) => b.close()));
     await bus.ensureQueue(exportPartitionQueue);

@@ -11,5 +11,5 @@ void runService({
     if (running.bootstrap) process.stdout.write(`${bootstrapBanner(running.bootstrap, running.url)}\n`);
     return running;
   },
-  migrate: (config) => migrateAndClose(openDatabase(config)),
+  migrate: (config, logger) => migrateAndClose(openDatabase(config, logger)),
 });

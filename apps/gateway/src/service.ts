@@ -14,13 +14,13 @@ export interface RunningGateway extends RunningService {
   bootstrap: BootstrapResult | null;
 }
 
-export function openDatabase(config: GatewayConfig) {
-  return openGatewayDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'gateway') });
+export function openDatabase(config: GatewayConfig, logger?: Logger) {
+  return openGatewayDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'gateway'), logger });
 }
 
 export function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
+    const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
     const store = new PrismaIdentityStore(db.prisma);
     const bootstrap = await bootstrapIdentity(store);

@@ -7,5 +7,5 @@ void runService({
   loadConfig: () => loadTracingConfig(),
   logLevel: (config) => config.LOG_LEVEL,
   start: startTracing,
-  migrate: (config) => migrateAndClose(openDatabase(config)),
+  migrate: (config, logger) => migrateAndClose(openDatabase(config, logger)),
 });

@@ -9,13 +9,13 @@ import type { TracingConfig } from './config';
 
 export const TRACING_VERSION = '0.1.0';
 
-export function openDatabase(config: TracingConfig) {
-  return openTracingDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'tracing') });
+export function openDatabase(config: TracingConfig, logger?: Logger) {
+  return openTracingDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'tracing'), logger });
 }
 
 export function startTracing(config: TracingConfig, logger: Logger): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const db = await lifecycle.use('database', openDatabase(config), (d) => d.close());
+    const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
 
     // `tracing.v1.Runs` joins this server with run storage; until then it serves health only.

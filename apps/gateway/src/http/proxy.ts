@@ -70,6 +70,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
       locals.target = options.upstreams[match.rule.upstream];
     }
     res.locals.proxy = locals;
+    res.locals.routeLabel = match.rule.upstream === 'deployment' ? '/deployments/:id/*' : `${match.rule.prefix}/*`;
     rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId));
     req.url = match.upstreamPath;
     return proxy(req, res as Response, next);

@@ -8,7 +8,9 @@ export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>): Req
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : req.baseUrl || 'unmatched';
+      // A matched express route, else a label set by the handler (the gateway names its proxy routes), never the raw
+      // path: ids in paths would make one time series per resource.
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : String(res.locals.routeLabel ?? (req.baseUrl || 'unmatched'));
       const status = String(res.statusCode);
       metrics.httpDuration.observe({ method: req.method, route, status }, seconds);
       if (res.statusCode >= 500) metrics.httpErrors.inc({ status });
