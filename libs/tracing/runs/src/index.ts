@@ -1,0 +1,2 @@
+export * from './run-row';
+export * from './run-json';
