@@ -34,10 +34,11 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       (client) => client.close(),
     );
     const resolveDeployment = cachedResolver(
-      async (deploymentId, tenantId) => {
+      async (deploymentId, tenantId, requestId) => {
         const found = await callUnary(controlPlane, 'ResolveDeployment', { deployment_id: deploymentId, tenant_id: tenantId }, {
           deadlineMs: config.GRPC_DEADLINE,
           retries: 2,
+          requestId,
         });
         return { deploymentId: found.deployment_id, tenantId: found.tenant_id, upstreamUrl: found.upstream_url };
       },

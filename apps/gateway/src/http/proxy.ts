@@ -64,7 +64,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
     if (match.rule.upstream === 'deployment') {
       const tenantId = caller?.identity.tenantId;
       if (!tenantId) throw new InputError('X-Tenant-Id header is required');
-      const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId);
+      const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId, String(res.locals.requestId));
       Object.assign(locals, { target: resolved.upstreamUrl, deploymentId: match.deploymentId, tenantId });
     } else {
       locals.target = options.upstreams[match.rule.upstream];

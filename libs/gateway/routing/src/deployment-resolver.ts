@@ -7,7 +7,7 @@ export interface ResolvedDeployment {
 }
 
 /** Looks a deployment up at its owner (the control plane over gRPC). Throws NotFoundError for unknown ids. */
-export type ResolveDeployment = (deploymentId: string, tenantId: string) => Promise<ResolvedDeployment>;
+export type ResolveDeployment = (deploymentId: string, tenantId: string, requestId?: string) => Promise<ResolvedDeployment>;
 
 export interface CachedResolverOptions {
   /** How long a found upstream is reused. */
@@ -34,7 +34,8 @@ export function cachedResolver(resolve: ResolveDeployment, options: CachedResolv
     cache.set(key, entry);
   };
 
-  const lookup = async (deploymentId: string, tenantId: string): Promise<ResolvedDeployment> => {
+  // `requestId` only travels with a lookup that misses the cache (for the control plane's logs).
+  const lookup = async (deploymentId: string, tenantId: string, requestId?: string): Promise<ResolvedDeployment> => {
     const key = `${tenantId}/${deploymentId}`;
     const hit = cache.get(key);
     if (hit && hit.expires > now()) {
@@ -43,7 +44,7 @@ export function cachedResolver(resolve: ResolveDeployment, options: CachedResolv
     }
     const inFlight = pending.get(key);
     if (inFlight) return inFlight;
-    const request = resolve(deploymentId, tenantId)
+    const request = resolve(deploymentId, tenantId, requestId)
       .then((value) => {
         remember(key, { value, expires: now() + ttlMs });
         return value;
