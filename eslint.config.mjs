@@ -44,7 +44,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', '**/e2e/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', '**/e2e/**/*.ts', '**/*.testing.ts', '**/*.spec-fixtures.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

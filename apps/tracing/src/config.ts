@@ -7,6 +7,12 @@ const schema = z.object({
   MIGRATE_ON_START: flag(false),
   /** Largest ingest batch announced to SDKs in `/info`. */
   BATCH_SIZE_LIMIT_BYTES: z.coerce.number().int().positive().default(20_971_520),
+  /** Most run operations per ingest batch announced to SDKs in `/info`. */
+  BATCH_SIZE_LIMIT: z.coerce.number().int().positive().default(500),
+  /** Largest ingest request body, as sent and once decoded; larger ones are refused with 413. */
+  INGEST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(67_108_864),
+  /** Ingest batches written to the database at once by one replica. */
+  INGEST_CONCURRENCY: z.coerce.number().int().positive().default(4),
 });
 
 export type TracingConfig = z.infer<typeof schema>;

@@ -4,11 +4,13 @@ export interface InfoOptions {
   version: string;
   /** Largest batch the SDK should send in one request, in bytes. */
   batchSizeLimitBytes: number;
+  /** Most run operations the SDK should send in one request. */
+  batchSizeLimit: number;
 }
 
 /**
- * `GET /info`, read by the `langsmith` SDK to pick its ingestion path. Multipart ingestion and body compression
- * are announced only once the ingest endpoints that accept them exist, so the SDK never sends what we can't read.
+ * `GET /info`, read by the `langsmith` SDK to pick its ingestion path: multipart ingestion, with gzip or zstd bodies
+ * (`POST /runs/multipart` decodes both).
  */
 export function infoRoutes(options: InfoOptions): Router {
   const router = Router();
@@ -18,16 +20,16 @@ export function infoRoutes(options: InfoOptions): Router {
       license_expiration_time: null,
       tenant_handle: null,
       batch_ingest_config: {
-        use_multipart_endpoint: false,
-        size_limit: 100,
+        use_multipart_endpoint: true,
+        size_limit: options.batchSizeLimit,
         size_limit_bytes: options.batchSizeLimitBytes,
         scale_up_qsize_trigger: 1000,
         scale_up_nthreads_limit: 16,
         scale_down_nempty_trigger: 4,
       },
       instance_flags: {
-        gzip_body_enabled: false,
-        zstd_compression_enabled: false,
+        gzip_body_enabled: true,
+        zstd_compression_enabled: true,
         dataset_examples_multipart_enabled: false,
         experimental_search_enabled: false,
         generate_ai_query_enabled: false,

@@ -1,12 +1,33 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseRequest, tenantOf } from '@platform/http-server';
-import { createProject, getProject, listProjects, tracingProjectJson, type TracingProjectStore } from '@platform/tracing-projects';
+import {
+  createProject,
+  deleteProject,
+  getProject,
+  listProjects,
+  tracingProjectJson,
+  updateProject,
+  type TracingProjectStore,
+} from '@platform/tracing-projects';
+import { runTime } from '@platform/tracing-runs';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(400),
   description: z.string().nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),
+});
+
+const createQuery = z.object({
+  upsert: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+});
+
+// The SDK's updateProject sends every field, null for those it leaves alone.
+const updateBody = z.object({
+  name: z.string().trim().min(1).max(400).nullish(),
+  description: z.string().nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+  end_time: runTime.nullish(),
 });
 
 const many = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]));
@@ -23,8 +44,9 @@ const listQuery = z.object({
 export function sessionsRoutes(store: TracingProjectStore): Router {
   const router = Router();
   router.post('/sessions', async (req, res) => {
+    const { upsert } = parseRequest(createQuery, req.query, 'query');
     const body = parseRequest(createBody, req.body ?? {});
-    const project = await createProject(store, { tenantId: tenantOf(res), ...body });
+    const project = await createProject(store, { tenantId: tenantOf(res), ...body }, { upsert });
     res.status(200).json(tracingProjectJson(project));
   });
   router.get('/sessions', async (req, res) => {
@@ -41,6 +63,21 @@ export function sessionsRoutes(store: TracingProjectStore): Router {
   });
   router.get('/sessions/:sessionId', async (req, res) => {
     res.json(tracingProjectJson(await getProject(store, tenantOf(res), req.params.sessionId)));
+  });
+  router.patch('/sessions/:sessionId', async (req, res) => {
+    const tenantId = tenantOf(res);
+    const body = parseRequest(updateBody, req.body ?? {});
+    const project = await updateProject(store, tenantId, req.params.sessionId, {
+      name: body.name ?? undefined,
+      description: body.description ?? undefined,
+      extra: body.extra ?? undefined,
+      endTime: body.end_time ? new Date(body.end_time) : undefined,
+    });
+    res.json(tracingProjectJson(project));
+  });
+  router.delete('/sessions/:sessionId', async (req, res) => {
+    await deleteProject(store, tenantOf(res), req.params.sessionId);
+    res.status(202).json({});
   });
   return router;
 }

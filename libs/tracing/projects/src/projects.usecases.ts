@@ -1,11 +1,22 @@
-import { NotFoundError } from '@platform/errors';
-import type { NewTracingProject, ProjectQuery, TracingProject, TracingProjectStore } from './tracing-project';
+import { NotFoundError, ValidationError } from '@platform/errors';
+import type { NewTracingProject, ProjectQuery, TracingProject, TracingProjectChanges, TracingProjectStore } from './tracing-project';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Creates a project; a second project with the same name in the workspace is a ConflictError (409). */
-export function createProject(store: TracingProjectStore, project: NewTracingProject): Promise<TracingProject> {
-  return store.create(project);
+/** A project id from a path: 422 naming `path.session_id` when it is not a UUID. */
+export function projectIdFromPath(id: string): string {
+  if (!UUID.test(id)) throw ValidationError.at(['path', 'session_id'], 'Input should be a valid UUID', 'uuid_parsing');
+  return id.toLowerCase();
+}
+
+const notFound = (id: string) => new NotFoundError(`Tracing project ${id} not found`);
+
+/**
+ * Creates a project; a second project with the same name in the workspace is a ConflictError (409), unless
+ * `upsert` asks to update that one instead (`POST /sessions?upsert=true`).
+ */
+export function createProject(store: TracingProjectStore, project: NewTracingProject, options: { upsert?: boolean } = {}): Promise<TracingProject> {
+  return options.upsert ? store.upsert(project) : store.create(project);
 }
 
 export function listProjects(store: TracingProjectStore, query: ProjectQuery): Promise<TracingProject[]> {
@@ -13,7 +24,19 @@ export function listProjects(store: TracingProjectStore, query: ProjectQuery): P
 }
 
 export async function getProject(store: TracingProjectStore, tenantId: string, id: string): Promise<TracingProject> {
-  const project = UUID.test(id) ? await store.find(tenantId, id.toLowerCase()) : null;
-  if (!project) throw new NotFoundError(`Tracing project ${id} not found`);
+  const project = await store.find(tenantId, projectIdFromPath(id));
+  if (!project) throw notFound(id);
   return project;
+}
+
+/** `PATCH /sessions/{id}`: a rename to a name in use is a ConflictError (409). */
+export async function updateProject(store: TracingProjectStore, tenantId: string, id: string, changes: TracingProjectChanges): Promise<TracingProject> {
+  const project = await store.update(tenantId, projectIdFromPath(id), changes);
+  if (!project) throw notFound(id);
+  return project;
+}
+
+/** `DELETE /sessions/{id}`: the project goes with its runs and their feedback. */
+export async function deleteProject(store: TracingProjectStore, tenantId: string, id: string): Promise<void> {
+  if (!(await store.delete(tenantId, projectIdFromPath(id)))) throw notFound(id);
 }

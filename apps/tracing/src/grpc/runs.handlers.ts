@@ -1,0 +1,26 @@
+import type { RunsHandlers, StreamRunsRequest__Output } from '@platform/contracts';
+import { serverStream } from '@platform/grpc';
+import type { PrismaClient } from '@platform/tracing-data-access';
+import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { PrismaRunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
+import { parseStreamRunsRequest } from './stream-runs.request';
+
+export interface RunsHandlersDeps {
+  prisma: PrismaClient;
+  /** Approximate bytes per RunBatch message; default just under 4 MiB. */
+  maxBatchBytes?: number;
+}
+
+/** `tracing.v1.Runs`: StreamRuns validates the request, then streams keyset pages with back-pressure. */
+export function runsHandlers(deps: RunsHandlersDeps): RunsHandlers {
+  const stream: StreamRunsDeps = {
+    runs: new PrismaRunPageRepository(deps.prisma),
+    projects: new PrismaTracingProjectStore(deps.prisma),
+  };
+  return {
+    StreamRuns: serverStream((request: StreamRunsRequest__Output, ctx) => {
+      const query = { ...parseStreamRunsRequest(request), maxBatchBytes: deps.maxBatchBytes };
+      return streamRunBatches(stream, query, ctx.signal);
+    }),
+  };
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { RunCursor__Output, RunsClient, StreamRunsRequest } from '@platform/contracts';
+import { readStream } from '@platform/grpc';
+import { createTestDatabase, describeWithService, type TestDatabase } from '@platform/testing';
+import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { compileFilter } from '@platform/tracing-filter';
+import { PrismaRunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
+import { compareCursors, DAY_US, insertRuns, insertProject, startRunsServer, T0_US } from './stream-runs.fixtures';
+
+const TOTAL = 100_000;
+const PER_TIMESTAMP = 20; // many equal start times, so resuming inside a tie is exercised
+const STEP_US = 1_000;
+
+describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/StreamRuns on Postgres', () => {
+  let testDb: TestDatabase;
+  let db: TracingDatabase;
+  let server: Awaited<ReturnType<typeof startRunsServer>>;
+  let client: RunsClient;
+  const tenantId = randomUUID();
+  const sessionId = randomUUID();
+  const request: StreamRunsRequest = {
+    tenant_id: tenantId,
+    session_id: sessionId,
+    start_time: T0_US.toString(),
+    end_time: (T0_US + DAY_US).toString(),
+    fields: ['name'],
+    batch_size: 5_000,
+  };
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    db = await openTracingDatabase({ url: testDb.url, dataDir: testDb.dataDir });
+    await db.migrate();
+    await insertProject(db.prisma, tenantId, sessionId);
+    await insertRuns(db.prisma, { tenantId, sessionId, count: TOTAL, perTimestamp: PER_TIMESTAMP, stepUs: STEP_US });
+    // Noise around the stream: another project, another tenant, rows just outside the window.
+    const otherSession = randomUUID();
+    await insertProject(db.prisma, tenantId, otherSession);
+    await insertRuns(db.prisma, { tenantId, sessionId: otherSession, count: 1_000 });
+    await insertRuns(db.prisma, { tenantId: randomUUID(), sessionId, count: 1_000 });
+    await insertRuns(db.prisma, { tenantId, sessionId, count: 10, firstUs: T0_US - 10n, stepUs: 1 });
+    await insertRuns(db.prisma, { tenantId, sessionId, count: 10, firstUs: T0_US + DAY_US, stepUs: 1 });
+    await db.prisma.$executeRawUnsafe('ANALYZE runs');
+    server = await startRunsServer(db.prisma);
+    client = server.client;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await db?.close();
+    await testDb?.drop();
+  });
+
+  /** Reads batches until `stopAfter` of them arrived (then aborts the call) or the stream ends. */
+  async function readBatches(req: StreamRunsRequest, stopAfter = Infinity, onBatch?: (n: number) => Promise<void>) {
+    const ids: string[] = [];
+    const cursors: RunCursor__Output[] = [];
+    const controller = new AbortController();
+    try {
+      for await (const batch of readStream(client, 'StreamRuns', req, { signal: controller.signal, deadlineMs: 60_000 })) {
+        const last = batch.runs[batch.runs.length - 1];
+        expect(batch.cursor).toEqual({ start_time: last.start_time, id: last.id });
+        ids.push(...batch.runs.map((r) => r.id));
+        cursors.push(...batch.runs.map((r) => ({ start_time: r.start_time, id: r.id })));
+        await onBatch?.(cursors.length);
+        if (cursors.length >= stopAfter) controller.abort(new Error('stop mid-stream'));
+      }
+    } catch (err) {
+      if (!controller.signal.aborted) throw err;
+    }
+    return { ids, cursors };
+  }
+
+  function expectStrictlyOrdered(cursors: RunCursor__Output[]): void {
+    for (let i = 1; i < cursors.length; i++) {
+      if (compareCursors(cursors[i - 1], cursors[i]) >= 0) throw new Error(`out of order at ${i}: ${JSON.stringify(cursors.slice(i - 1, i + 1))}`);
+    }
+  }
+
+  it.each([
+    ['no filter', undefined],
+    ['a filter', compileFilter('and(eq(run_type, "chain"), gt(total_tokens, 5))', { alias: 'r', firstParam: RUN_PAGE_FILTER_FIRST_PARAM })],
+  ])('walks an index range on (tenant_id, session_id, start_time, id) from the cursor, with %s', async (_, filter) => {
+    const plan = await new PrismaRunPageRepository(db.prisma).explain({
+      tenantId,
+      sessionId,
+      startUs: T0_US,
+      endUs: T0_US + DAY_US,
+      fields: selectedRunFields([]),
+      filter,
+      after: { startTimeUs: T0_US + 1_000_000n, id: randomUUID() },
+      limit: 5_000,
+    });
+    expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');
+    expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) >/);
+    expect(plan).not.toMatch(/Sort|Seq Scan/);
+  });
+
+  it(`streams ${TOTAL} runs exactly once across an abort mid-stream and a resume from the last cursor`, async () => {
+    const first = await readBatches(request, 35_000);
+    expect(first.ids.length).toBeGreaterThanOrEqual(35_000);
+    expect(first.ids.length).toBeLessThan(TOTAL);
+
+    const cursor = first.cursors[first.cursors.length - 1];
+    const second = await readBatches({ ...request, cursor });
+    const ids = [...first.ids, ...second.ids];
+    expect(ids).toHaveLength(TOTAL);
+    expect(new Set(ids).size).toBe(TOTAL);
+    expectStrictlyOrdered([...first.cursors, ...second.cursors]);
+
+    const stored = await db.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM runs WHERE tenant_id = $1::uuid AND session_id = $2::uuid AND start_time >= $3::timestamptz AND start_time < $4::timestamptz`,
+      tenantId,
+      sessionId,
+      '2024-05-01T00:00:00Z',
+      '2024-05-02T00:00:00Z',
+    );
+    expect(new Set(ids)).toEqual(new Set(stored.map((r) => r.id)));
+  });
+
+  it('sees runs ingested ahead of the stream once, and never repeats a run, while ingestion goes on', async () => {
+    const tailUs = T0_US + BigInt((TOTAL / PER_TIMESTAMP - 100) * STEP_US); // ties with existing runs near the end
+    let ahead = 0;
+    const before = await readBatches({ ...request, batch_size: 1_000 }, Infinity, async (seen) => {
+      // While the client holds the stream after its first batches, ingestion adds rows far ahead of the
+      // server's position (the last 100 start times), behind the client's cursor and beyond the window.
+      if (seen === 1_000 || seen === 10_000) {
+        await insertRuns(db.prisma, { tenantId, sessionId, count: 500, firstUs: tailUs, perTimestamp: 5, stepUs: STEP_US });
+        await insertRuns(db.prisma, { tenantId, sessionId, count: 200, firstUs: T0_US, stepUs: 1 });
+        await insertRuns(db.prisma, { tenantId, sessionId, count: 200, firstUs: T0_US + DAY_US, stepUs: 1 });
+        ahead += 500;
+      }
+    });
+    expect(ahead).toBe(1_000);
+    expect(before.ids).toHaveLength(TOTAL + ahead);
+    expect(new Set(before.ids).size).toBe(before.ids.length);
+    expectStrictlyOrdered(before.cursors);
+  });
+});

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { signIdentity } from '@platform/identity';
+import { silentLogger } from '@platform/logging';
+import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { IngestRuns, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
+import { createTracingApp } from '../app';
+
+export const TEST_SECRET = 'test-internal-secret-123';
+
+/** The tracing app on in-memory PGlite, as `startTracing` wires it (with small limits for tests). */
+export async function startTestTracingApp(options: { maxBodyBytes?: number } = {}): Promise<{ app: Express; db: TracingDatabase }> {
+  const db = await openTracingDatabase({ dataDir: 'memory://' });
+  await db.migrate();
+  const projects = new PrismaTracingProjectStore(db.prisma);
+  const runs = new RunsRepository(prismaIngestSql(db.prisma));
+  const app = createTracingApp({
+    logger: silentLogger,
+    internalSecret: TEST_SECRET,
+    projects,
+    ingest: new IngestRuns(projects, runs),
+    runs,
+    version: 'test',
+    batchSizeLimitBytes: 1000,
+    batchSizeLimit: 100,
+    maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
+  });
+  return { app, db };
+}
+
+/** Headers the gateway would add for a caller of workspace `tenantId`. */
+export function asTenant(tenantId: string): Record<string, string> {
+  const requestId = randomUUID();
+  return { 'x-request-id': requestId, ...signIdentity(TEST_SECRET, { tenantId, organizationId: 'org', subject: 'key' }, requestId) };
+}

@@ -1,0 +1,14 @@
+export * from './ingest-batch';
+export * from './ingest-runs.usecase';
+export * from './get-run.usecase';
+export * from './multipart-batch.parser';
+export * from './request-body';
+export { parseRunTime, parseEpochMicros, isoFromMicros } from './run-time';
+export { parseDottedOrder, type DottedOrderSegment } from './dotted-order';
+export { usageFromRun, type TokenUsage } from './token-usage';
+export type { RunOperation, RunFields, Placement } from './run-operation';
+export type { FeedbackRecord } from './feedback';
+export type { SessionLookup } from './plan-writes';
+export { runTime, RUN_TYPES, TRACE_TIERS } from './run-payload.schema';
+export * from './ingest-sql';
+export { zstdRawFrame } from './zstd-raw-frame';

@@ -1,0 +1,39 @@
+import { ValidationError } from '@platform/errors';
+import type { FeedbackRecord } from './feedback';
+import { runOperations, type RunOperation } from './run-operation';
+
+/** What one ingest request carries, validated: run creates and updates in request order, feedback, attachments. */
+export interface IngestBatch {
+  operations: RunOperation[];
+  feedback: FeedbackRecord[];
+  /** Attachment parts accepted (their bytes are not kept). */
+  attachments: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function list(body: Record<string, unknown>, key: 'post' | 'patch'): unknown[] {
+  const value = body[key];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw ValidationError.at(['body', key], 'Input should be a valid list', 'list_type');
+  return value;
+}
+
+/** `POST /runs/batch`: `{"post": Run[], "patch": Run[]}`. */
+export function batchFromJson(body: unknown): IngestBatch {
+  if (!isObject(body)) throw ValidationError.at(['body'], 'Input should be a valid dictionary', 'dict_type');
+  const operations: RunOperation[] = [];
+  list(body, 'post').forEach((run, i) => operations.push(...runOperations('post', run, ['post', i])));
+  list(body, 'patch').forEach((run, i) => operations.push(...runOperations('patch', run, ['patch', i])));
+  return { operations, feedback: [], attachments: 0 };
+}
+
+/** `POST /runs`: one run create (with its nested `child_runs`, if any). */
+export function createFromJson(body: unknown): IngestBatch {
+  return { operations: runOperations('post', body, []), feedback: [], attachments: 0 };
+}
+
+/** `PATCH /runs/{id}`: one run update. */
+export function updateFromJson(id: string, body: unknown): IngestBatch {
+  return { operations: runOperations('patch', body, [], id), feedback: [], attachments: 0 };
+}

@@ -1,0 +1,74 @@
+import { NotFoundError } from '@platform/errors';
+import type { RunBatchWrite } from '../runs.repository';
+import { ConcurrencyLimit } from './concurrency-limit';
+import type { IngestBatch } from './ingest-batch';
+import type { SessionLookup } from './plan-writes';
+import { mergeOperations } from './run-write';
+
+/** The tracing projects runs are logged into (implemented by the projects store). */
+export interface RunProjects {
+  /** Ids of the workspace's projects with these names, creating those that don't exist yet. */
+  ensureNamed(tenantId: string, names: string[]): Promise<Map<string, string>>;
+  /** Those of `ids` that are projects of the workspace. */
+  existingIds(tenantId: string, ids: string[]): Promise<Set<string>>;
+}
+
+export interface RunBatchWriter {
+  writeBatch(batch: RunBatchWrite): Promise<void>;
+}
+
+export interface IngestRunsOptions {
+  /** Batches written at once by this process (each holds a database connection). */
+  maxConcurrentWrites?: number;
+  /** The project of runs that name none. */
+  defaultProjectName?: string;
+}
+
+/** Ingestion of run creates, updates and feedback, whatever endpoint they came through. */
+export class IngestRuns {
+  private readonly limit: ConcurrencyLimit;
+  private readonly defaultProject: string;
+
+  constructor(
+    private readonly projects: RunProjects,
+    private readonly runs: RunBatchWriter,
+    options: IngestRunsOptions = {},
+  ) {
+    this.limit = new ConcurrencyLimit(options.maxConcurrentWrites ?? 4);
+    this.defaultProject = options.defaultProjectName ?? 'default';
+  }
+
+  /** Stores a batch; `mustExist` names runs an update requires to be known (`PATCH /runs/{id}`). */
+  async ingest(tenantId: string, batch: IngestBatch, options: { mustExist?: string[] } = {}): Promise<void> {
+    const writes = mergeOperations(batch.operations);
+    if (writes.length === 0 && batch.feedback.length === 0) return;
+    const sessions = await this.resolveSessions(tenantId, batch);
+    await this.limit.run(() => this.runs.writeBatch({ tenantId, writes, feedback: batch.feedback, sessions, mustExist: options.mustExist }));
+  }
+
+  /** Projects named by id must exist in the workspace; projects named by name are created on first use. */
+  private async resolveSessions(tenantId: string, batch: IngestBatch): Promise<SessionLookup> {
+    const ids = new Set<string>();
+    const names = new Set<string>();
+    for (const op of batch.operations) {
+      if (op.sessionId) ids.add(op.sessionId);
+      else if (op.sessionName) names.add(op.sessionName);
+      else if (op.kind === 'post') names.add(this.defaultProject);
+    }
+    if (ids.size) {
+      const known = await this.projects.existingIds(tenantId, [...ids]);
+      const unknown = [...ids].find((id) => !known.has(id));
+      if (unknown) throw new NotFoundError(`Tracing project ${unknown} not found`);
+    }
+    const byName = names.size ? await this.projects.ensureNamed(tenantId, [...names]) : new Map<string, string>();
+    const defaultName = this.defaultProject;
+    return {
+      idFor: (sessionId, sessionName) => sessionId ?? (sessionName === undefined ? undefined : byName.get(sessionName)),
+      get defaultId() {
+        const id = byName.get(defaultName);
+        if (!id) throw new Error('default project was not resolved');
+        return id;
+      },
+    };
+  }
+}

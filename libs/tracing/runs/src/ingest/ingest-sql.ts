@@ -1,0 +1,28 @@
+import type { PrismaClient } from '@platform/tracing-data-access';
+
+/** Raw SQL with `$1..$n` parameters on one connection or transaction. */
+export interface SqlQuery {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+/**
+ * Where ingestion runs its SQL: the Prisma client (`$queryRawUnsafe`, `$transaction`), or a `Database` of
+ * `@platform/prisma` (a pg pool) where Prisma's per-statement cost on large JSON parameters matters.
+ */
+export interface IngestSql extends SqlQuery {
+  transaction<T>(fn: (tx: SqlQuery) => Promise<T>): Promise<T>;
+}
+
+type RawClient = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+const over = (client: RawClient): SqlQuery => ({
+  query: <Row>(sql: string, params: unknown[] = []) => client.$queryRawUnsafe<Row[]>(sql, ...params),
+});
+
+/** Ingestion SQL through the Prisma client (PGlite, tests). */
+export function prismaIngestSql(prisma: PrismaClient, options: { maxWaitMs?: number; timeoutMs?: number } = {}): IngestSql {
+  return {
+    ...over(prisma),
+    transaction: (fn) => prisma.$transaction((tx) => fn(over(tx)), { maxWait: options.maxWaitMs ?? 30_000, timeout: options.timeoutMs ?? 120_000 }),
+  };
+}

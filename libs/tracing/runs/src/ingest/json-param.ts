@@ -1,0 +1,20 @@
+// Postgres text and jsonb cannot hold U+0000, nor a lone UTF-16 surrogate, both of which JSON (and so a client) can
+// send. Values bound as JSON are cleaned of them, only when present, so a stray NUL in an LLM output is not a 500.
+const UNSTORABLE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const cleanText = (text: string) => text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
+
+function clean(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (!keys.some((k) => cleanText(k) !== k)) return value;
+  return Object.fromEntries(keys.map((k) => [cleanText(k), (value as Record<string, unknown>)[k]]));
+}
+
+/** A value as the text of a `$n::jsonb` parameter, storable by Postgres. */
+export function jsonParam(value: unknown): string {
+  const json = JSON.stringify(value);
+  return UNSTORABLE.test(json) ? JSON.stringify(value, clean) : json;
+}

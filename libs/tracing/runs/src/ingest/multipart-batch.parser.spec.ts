@@ -1,0 +1,74 @@
+import { Readable } from 'node:stream';
+import { ValidationError } from '@platform/errors';
+import { parseMultipartBatch } from './multipart-batch.parser';
+import { PayloadTooLargeError } from './request-body';
+
+const BOUNDARY = '----LangSmithFormBoundaryabc123';
+const ID = '01a1fe2c-fe42-7000-8000-02b1ab0a641d';
+const DOTTED = `20240501T120000000001Z${ID}`;
+
+function body(parts: [name: string, value: string | Buffer, type?: string][]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const [name, value, type = 'application/json'] of parts) {
+    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: ${type}; length=${value.length}\r\n\r\n`));
+    chunks.push(Buffer.isBuffer(value) ? value : Buffer.from(value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+/** The body in 7-byte chunks, as a chunked upload without Content-Length would arrive. */
+const trickle = (data: Buffer) => Readable.from((function* () { for (let i = 0; i < data.length; i += 7) yield data.subarray(i, i + 7); })());
+
+const parse = (data: Buffer, limit = 1 << 20) => parseMultipartBatch(trickle(data), `multipart/form-data; boundary=${BOUNDARY}`, { maxPartBytes: limit });
+
+describe('parseMultipartBatch', () => {
+  it('puts each run back together from its parts', async () => {
+    const batch = await parse(
+      body([
+        [`post.${ID}`, JSON.stringify({ id: ID, trace_id: ID, dotted_order: DOTTED, name: 'agent', run_type: 'chain', start_time: '2024-05-01T12:00:00.000001Z' })],
+        [`post.${ID}.inputs`, JSON.stringify({ question: 'hi' })],
+        [`post.${ID}.extra`, JSON.stringify({ metadata: { a: 1 } })],
+        [`patch.${ID}`, JSON.stringify({ id: ID, trace_id: ID, dotted_order: DOTTED, end_time: '2024-05-01T12:00:01Z' })],
+        [`patch.${ID}.outputs`, JSON.stringify({ answer: 'hello' })],
+        [`patch.${ID}.error`, JSON.stringify('it broke')],
+        [`feedback.${ID.replace('1d', '1e')}`, JSON.stringify({ run_id: ID, key: 'correctness', score: true })],
+        [`attachment.${ID}.image`, Buffer.from([0, 1, 2, 255]), 'image/png'],
+        [`attachment.${ID}.file`, Buffer.from('bytes'), 'application/octet-stream'],
+      ]),
+    );
+    expect(batch.operations).toMatchObject([
+      { kind: 'post', id: ID, fields: { name: 'agent', inputs: { question: 'hi' }, extra: { metadata: { a: 1 } } } },
+      { kind: 'patch', id: ID, fields: { outputs: { answer: 'hello' }, error: 'it broke', end_time: '2024-05-01T12:00:01.000000Z' } },
+    ]);
+    expect(batch.feedback).toEqual([expect.objectContaining({ id: ID.replace('1d', '1e'), run_id: ID, key: 'correctness', score: 1 })]);
+    expect(batch.attachments).toBe(2);
+  });
+
+  it.each([
+    ['an unknown part', [['something', '{}']], ['body', 'something']],
+    ['a bad id', [['post.not-a-uuid', '{}']], ['body', 'post.not-a-uuid']],
+    ['an unknown field part', [[`post.${ID}.colour`, '{}']], ['body', `post.${ID}.colour`]],
+    ['bad JSON in a field part', [[`post.${ID}`, '{}'], [`post.${ID}.inputs`, '{"a": ']], ['body', `post.${ID}.inputs`]],
+    ['bad JSON in a run part', [[`patch.${ID}`, 'nope']], ['body', `patch.${ID}`]],
+    ['a field part without its run', [[`post.${ID}.inputs`, '{}']], ['body', `post.${ID}`]],
+    ['an invalid field value', [[`post.${ID}`, JSON.stringify({ start_time: 'later' })]], ['body', `post.${ID}`, 'start_time']],
+    ['feedback without key', [[`feedback.${ID}`, JSON.stringify({ run_id: ID })]], ['body', `feedback.${ID}`, 'key']],
+  ] as [string, [string, string][], (string | number)[]][])('answers 422 naming the part for %s', async (_what, parts, loc) => {
+    const err = await parse(body(parts)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).issues[0].loc).toEqual(loc);
+  });
+
+  it('refuses a body that is not multipart, or cut short', async () => {
+    await expect(parseMultipartBatch(trickle(Buffer.from('{}')), 'application/json', { maxPartBytes: 100 })).rejects.toThrow(/multipart/);
+    const cut = body([[`post.${ID}`, '{}']]);
+    await expect(parse(cut.subarray(0, cut.length - 20))).rejects.toThrow(/Malformed multipart body/);
+  });
+
+  it('refuses a part over the size limit with 413', async () => {
+    const err = await parse(body([[`post.${ID}`, JSON.stringify({ name: 'x'.repeat(200) })]]), 100).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PayloadTooLargeError);
+    expect(err).toMatchObject({ status: 413 });
+  });
+});

@@ -1,0 +1,154 @@
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { InputError, ValidationError } from '@platform/errors';
+import { toFeedbackRecord } from './feedback';
+import type { IngestBatch } from './ingest-batch';
+import { PayloadTooLargeError, parseJson } from './request-body';
+import { runOperations, type OperationKind } from './run-operation';
+
+const RUN_PART = /^(post|patch)\.([^.]+)(?:\.([^.]+))?$/;
+const FEEDBACK_PART = /^feedback\.([^.]+)$/;
+const ATTACHMENT_PART = /^attachment\.([^.]+)\.(.+)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RUN_FIELDS = new Set(['inputs', 'outputs', 'events', 'extra', 'error', 'serialized']);
+
+interface RunParts {
+  kind: OperationKind;
+  id: string;
+  main?: string;
+  fields: [string, string][];
+}
+
+export interface MultipartLimits {
+  /** Largest single part, in bytes. */
+  maxPartBytes: number;
+}
+
+const invalidPart = (name: string, msg: string) => ValidationError.at(['body', name], msg);
+
+/** Collects the parts of a multipart ingest body, by run; feedback parts are parsed as they come. */
+class PartCollector {
+  readonly runs = new Map<string, RunParts>();
+  readonly feedback: IngestBatch['feedback'] = [];
+  attachments = 0;
+
+  add(name: string, value: string): void {
+    const run = RUN_PART.exec(name);
+    if (run) return this.addRunPart(name, run[1] as OperationKind, run[2], run[3], value);
+    const feedback = FEEDBACK_PART.exec(name);
+    if (feedback) {
+      const id = this.checkId(name, feedback[1]);
+      this.feedback.push(toFeedbackRecord(parseJson(value, ['body', name]), [name], id));
+      return;
+    }
+    const attachment = ATTACHMENT_PART.exec(name);
+    if (attachment) {
+      this.checkId(name, attachment[1]);
+      this.attachments++;
+      return;
+    }
+    throw invalidPart(name, 'Unknown part: expected post.<id>[.<field>], patch.<id>[.<field>], feedback.<id> or attachment.<id>.<name>');
+  }
+
+  private checkId(name: string, id: string): string {
+    if (!UUID.test(id)) throw invalidPart(name, `"${id.slice(0, 64)}" in the part name is not a valid UUID`);
+    return id.toLowerCase();
+  }
+
+  private addRunPart(name: string, kind: OperationKind, rawId: string, field: string | undefined, value: string): void {
+    const id = this.checkId(name, rawId);
+    if (field !== undefined && !RUN_FIELDS.has(field)) {
+      throw invalidPart(name, `Unknown run field "${field}": expected one of ${[...RUN_FIELDS].join(', ')}`);
+    }
+    const key = `${kind}.${id}`;
+    let parts = this.runs.get(key);
+    if (!parts) {
+      parts = { kind, id, fields: [] };
+      this.runs.set(key, parts);
+    }
+    if (field === undefined) {
+      if (parts.main !== undefined) throw invalidPart(name, 'Duplicate part');
+      parts.main = value;
+    } else {
+      parts.fields.push([field, value]);
+    }
+  }
+
+  /** The batch, once every part arrived: each run's fields are put back into its payload. */
+  batch(): IngestBatch {
+    const operations: IngestBatch['operations'] = [];
+    for (const parts of this.runs.values()) {
+      const name = `${parts.kind}.${parts.id}`;
+      if (parts.main === undefined) throw invalidPart(name, `Part ${name} is missing (its field parts came without it)`);
+      const payload = parseJson(parts.main, ['body', name]);
+      if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+        throw ValidationError.at(['body', name], 'Input should be a valid dictionary', 'dict_type');
+      }
+      for (const [field, value] of parts.fields) {
+        (payload as Record<string, unknown>)[field] = parseJson(value, ['body', `${name}.${field}`]);
+      }
+      operations.push(...runOperations(parts.kind, payload, [name], parts.id));
+    }
+    return { operations, feedback: this.feedback, attachments: this.attachments };
+  }
+}
+
+/**
+ * Parses a `multipart/form-data` ingest body as it streams in (no Content-Length needed): `post.<id>`/`patch.<id>`
+ * run payloads with their `.inputs|.outputs|.events|.extra|.error|.serialized` parts, `feedback.<id>`, and
+ * `attachment.<id>.<name>` parts, which are accepted and not kept.
+ */
+export function parseMultipartBatch(body: Readable, contentType: string | undefined, limits: MultipartLimits): Promise<IngestBatch> {
+  return new Promise<IngestBatch>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType ?? '' },
+        limits: { fieldSize: limits.maxPartBytes, fileSize: limits.maxPartBytes, fieldNameSize: 1024 },
+      });
+    } catch (err) {
+      reject(new InputError(`Expected a multipart/form-data body with a boundary: ${(err as Error).message}`));
+      return;
+    }
+    const collector = new PartCollector();
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      body.unpipe(parser);
+      reject(err instanceof InputError || err instanceof ValidationError ? err : new InputError(`Malformed multipart body: ${(err as Error).message}`));
+    };
+    parser.on('field', (name, value, info) => {
+      if (failed) return;
+      if (info.valueTruncated) return fail(new PayloadTooLargeError(`Part ${name} is larger than ${limits.maxPartBytes} bytes`));
+      try {
+        collector.add(name, value);
+      } catch (err) {
+        fail(err);
+      }
+    });
+    // Parts sent as files (octet-stream or with a filename) can only be attachments; they are read and dropped.
+    parser.on('file', (name, stream) => {
+      stream.on('limit', () => fail(new PayloadTooLargeError(`Part ${name} is larger than ${limits.maxPartBytes} bytes`)));
+      stream.resume();
+      if (failed) return;
+      try {
+        if (!ATTACHMENT_PART.test(name)) throw invalidPart(name, 'Only attachment.<id>.<name> parts may be files');
+        collector.add(name, '');
+      } catch (err) {
+        fail(err);
+      }
+    });
+    parser.on('error', fail);
+    body.on('error', fail);
+    parser.on('close', () => {
+      if (failed) return;
+      try {
+        resolve(collector.batch());
+      } catch (err) {
+        fail(err);
+      }
+    });
+    body.pipe(parser);
+  });
+}

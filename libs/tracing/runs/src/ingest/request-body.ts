@@ -1,0 +1,126 @@
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Decompress } from 'fzstd';
+import { InputError, ValidationError } from '@platform/errors';
+
+/** A body over the configured size (413). */
+export class PayloadTooLargeError extends InputError {
+  readonly status = 413;
+}
+
+/** A `Content-Encoding` this service does not decode (415). */
+export class UnsupportedEncodingError extends InputError {
+  readonly status = 415;
+}
+
+/** Counts bytes through it and fails once more than `max` passed. */
+class ByteLimit extends Transform {
+  private seen = 0;
+  constructor(
+    private readonly max: number,
+    private readonly what: string,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.max) return done(new PayloadTooLargeError(`${this.what} is larger than ${this.max} bytes`));
+    done(null, chunk);
+  }
+}
+
+/** zstd decoding with fzstd (Node 20's zlib has none), streamed so a large body is never held compressed. */
+class ZstdDecode extends Transform {
+  private readonly decoder = new Decompress((data) => {
+    // fzstd may reuse its output buffer: copy what is handed over.
+    this.push(Buffer.from(data));
+  });
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    try {
+      this.decoder.push(chunk);
+      done();
+    } catch (err) {
+      done(new InputError(`Body is not valid zstd: ${(err as Error).message}`));
+    }
+  }
+  override _flush(done: TransformCallback): void {
+    try {
+      this.decoder.push(new Uint8Array(0), true);
+      done();
+    } catch (err) {
+      done(new InputError(`Body is not valid zstd: ${(err as Error).message}`));
+    }
+  }
+}
+
+/** Renames a zlib failure (bad gzip data) as the client's error it is. */
+function asInputError(decoder: Transform, encoding: string): Transform {
+  const emit = decoder.emit.bind(decoder);
+  decoder.emit = ((event: string, ...args: unknown[]) =>
+    event === 'error' && !(args[0] instanceof InputError)
+      ? emit('error', new InputError(`Body is not valid ${encoding}: ${(args[0] as Error).message}`))
+      : emit(event, ...args)) as typeof decoder.emit;
+  return decoder;
+}
+
+function decoderFor(encoding: string): Transform | undefined {
+  switch (encoding) {
+    case '':
+    case 'identity':
+      return undefined;
+    case 'gzip':
+    case 'x-gzip':
+      return asInputError(createGunzip(), 'gzip');
+    case 'deflate':
+      return asInputError(createInflate(), 'deflate');
+    case 'br':
+      return asInputError(createBrotliDecompress(), 'br');
+    case 'zstd':
+      return new ZstdDecode();
+    default:
+      throw new UnsupportedEncodingError(`Unsupported Content-Encoding "${encoding}" (gzip, zstd, deflate, br or none)`);
+  }
+}
+
+export interface BodyLimits {
+  /** Largest body accepted, in bytes, both as sent and once decoded. */
+  maxBytes: number;
+}
+
+/**
+ * The request body decoded from its `Content-Encoding`, with the size limit applied before and after decoding.
+ * Errors (bad compressed data, too large) are emitted by the returned stream as InputErrors. The source is piped,
+ * not destroyed on failure, so the caller can still answer on its connection.
+ */
+export function decodeBody(source: Readable, contentEncoding: string | undefined, contentLength: string | undefined, limits: BodyLimits): Readable {
+  const declared = contentLength === undefined ? undefined : Number(contentLength);
+  if (declared !== undefined && declared > limits.maxBytes) {
+    throw new PayloadTooLargeError(`Request body is larger than ${limits.maxBytes} bytes`);
+  }
+  const decoder = decoderFor((contentEncoding ?? '').trim().toLowerCase());
+  const stages: Transform[] = [new ByteLimit(limits.maxBytes, 'Request body')];
+  if (decoder) stages.push(decoder, new ByteLimit(limits.maxBytes, 'Decoded request body'));
+  let stream: Readable = source;
+  for (const stage of stages) {
+    const upstream = stream;
+    upstream.on('error', (err) => stage.destroy(err));
+    stream = upstream.pipe(stage);
+  }
+  return stream;
+}
+
+/** Reads a whole decoded stream. */
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Parses JSON, or throws FastAPI's `json_invalid` 422 located at `loc`. */
+export function parseJson(text: string, loc: (string | number)[] = ['body']): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw ValidationError.at(loc, `JSON decode error: ${(err as Error).message}`, 'json_invalid');
+  }
+}

@@ -1,0 +1,17 @@
+import { InputError } from '@platform/errors';
+import type { RunQueryCursor } from './run-query.types';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MICROS = /^-?\d{1,19}$/;
+
+/** The opaque `cursors.next` token: base64url of `<start_time µs>,<id>`. */
+export function encodeRunQueryCursor(cursor: RunQueryCursor): string {
+  return Buffer.from(`${cursor.startTimeUs},${cursor.id}`).toString('base64url');
+}
+
+/** Reads a token made by {@link encodeRunQueryCursor}; anything else is a 400. */
+export function decodeRunQueryCursor(token: string): RunQueryCursor {
+  const [startTimeUs, id, ...rest] = Buffer.from(token, 'base64url').toString('utf8').split(',');
+  if (rest.length || !MICROS.test(startTimeUs ?? '') || !UUID.test(id ?? '')) throw new InputError('Invalid cursor');
+  return { startTimeUs, id };
+}

@@ -1,0 +1,53 @@
+import { microsToIso, type ExportableRunField } from '@platform/contracts';
+import { RUN_STREAM_COLUMNS } from './run-stream-columns';
+import type { RunStreamCursor } from './run-stream.types';
+
+/** A compiled filter: a boolean SQL expression over alias `r` with its bound values. */
+export interface CompiledRunFilter {
+  sql: string;
+  params: unknown[];
+}
+
+/** One keyset page: the window, where to resume, which columns, how many rows. */
+export interface RunPageRequest {
+  tenantId: string;
+  sessionId: string;
+  startUs: bigint;
+  endUs: bigint;
+  fields: readonly ExportableRunField[];
+  /** Compiled with `firstParam: RUN_PAGE_FILTER_FIRST_PARAM`. */
+  filter?: CompiledRunFilter;
+  after?: RunStreamCursor;
+  limit: number;
+}
+
+/** Filter parameters start after tenant, session and window ($1..$4), so one compiled filter serves every page. */
+export const RUN_PAGE_FILTER_FIRST_PARAM = 5;
+
+/**
+ * SQL of one page in (start_time, id) order. The predicates match the index
+ * (tenant_id, session_id, start_time, id), so Postgres walks an index range from the cursor and stops
+ * after `limit` rows; the row comparison resumes strictly after the cursor, so no row repeats.
+ */
+export function buildRunPageSql(page: RunPageRequest): { sql: string; params: unknown[] } {
+  const params: unknown[] = [page.tenantId, page.sessionId, microsToIso(page.startUs), microsToIso(page.endUs)];
+  const where = [
+    'r.tenant_id = $1::uuid',
+    'r.session_id = $2::uuid',
+    'r.has_create',
+    'r.start_time >= $3::timestamptz',
+    'r.start_time < $4::timestamptz',
+  ];
+  if (page.filter) {
+    params.push(...page.filter.params);
+    where.push(`(${page.filter.sql})`);
+  }
+  if (page.after) {
+    params.push(microsToIso(page.after.startTimeUs), page.after.id);
+    where.push(`(r.start_time, r.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+  }
+  params.push(page.limit);
+  const columns = page.fields.map((field) => `${RUN_STREAM_COLUMNS[field]} AS ${field}`).join(', ');
+  const sql = `SELECT ${columns} FROM runs r WHERE ${where.join(' AND ')} ORDER BY r.start_time, r.id LIMIT $${params.length}`;
+  return { sql, params };
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { RunBatch } from '@platform/contracts';
+import { InputError, NotFoundError } from '@platform/errors';
+import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { PrismaRunPageRepository } from './run-page.repository';
+import { compareCursors, insertProject, insertRuns, T0_US } from './run-stream.spec-fixtures';
+import type { RunStreamQuery } from './run-stream.types';
+import { streamRunBatches, type StreamRunsDeps } from './stream-runs.usecase';
+
+// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
+jest.setTimeout(60_000);
+
+let db: TracingDatabase;
+let deps: StreamRunsDeps;
+const tenantId = randomUUID();
+const sessionId = randomUUID();
+
+beforeAll(async () => {
+  db = await openTracingDatabase({ dataDir: 'memory://' });
+  await db.migrate();
+  deps = { runs: new PrismaRunPageRepository(db.prisma), projects: new PrismaTracingProjectStore(db.prisma) };
+  await insertProject(db.prisma, tenantId, sessionId);
+});
+afterAll(() => db.close());
+
+async function collect(query: Partial<RunStreamQuery>, signal?: AbortSignal): Promise<RunBatch[]> {
+  const batches: RunBatch[] = [];
+  const full: RunStreamQuery = { tenantId, sessionId, startUs: T0_US, endUs: T0_US + 10n ** 12n, fields: [], batchSize: 1000, ...query };
+  for await (const batch of streamRunBatches(deps, full, signal)) batches.push(batch);
+  return batches;
+}
+
+const runsOf = (batches: RunBatch[]) => batches.flatMap((b) => b.runs ?? []);
+const cursorsOf = (batches: RunBatch[]) => runsOf(batches).map((r) => ({ start_time: String(r.start_time), id: String(r.id) }));
+
+/** A fresh project with its own runs, so tests do not see each other's rows. */
+async function project(): Promise<string> {
+  const id = randomUUID();
+  await insertProject(db.prisma, tenantId, id);
+  return id;
+}
+
+describe('streamRunBatches (PGlite)', () => {
+  it('reads the half-open window: a run at start is included, one at end excluded', async () => {
+    const session = await project();
+    // Runs at T0-1µs, T0, T0+1µs, T0+2µs, T0+3µs.
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 5, firstUs: T0_US - 1n, stepUs: 1 });
+    const batches = await collect({ sessionId: session, startUs: T0_US, endUs: T0_US + 3n });
+    expect(runsOf(batches).map((r) => r.start_time)).toEqual([String(T0_US), String(T0_US + 1n), String(T0_US + 2n)]);
+  });
+
+  it('orders runs with equal start times by id, and batches carry the last run as cursor', async () => {
+    const session = await project();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 250, perTimestamp: 25 });
+    const batches = await collect({ sessionId: session, batchSize: 40 });
+    const cursors = cursorsOf(batches);
+    expect(cursors).toHaveLength(250);
+    expect([...cursors].sort(compareCursors)).toEqual(cursors);
+    expect(new Set(cursors.map((c) => c.id)).size).toBe(250);
+    expect(batches.map((b) => b.runs?.length)).toEqual([40, 40, 40, 40, 40, 40, 10]);
+    for (const batch of batches) {
+      const last = batch.runs![batch.runs!.length - 1];
+      expect(batch.cursor).toEqual({ start_time: String(last.start_time), id: last.id });
+    }
+  });
+
+  it('resumes strictly after a cursor, also in the middle of equal start times', async () => {
+    const session = await project();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 100, perTimestamp: 10 });
+    const all = cursorsOf(await collect({ sessionId: session }));
+    for (const at of [0, 14, 15, 57, 99]) {
+      const after = { startTimeUs: BigInt(all[at].start_time), id: all[at].id };
+      const rest = cursorsOf(await collect({ sessionId: session, after, batchSize: 7 }));
+      expect(rest).toEqual(all.slice(at + 1));
+    }
+  });
+
+  it('fills only the requested fields plus id and start_time', async () => {
+    const session = await project();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 3 });
+    const [run] = runsOf(await collect({ sessionId: session, fields: ['name', 'total_tokens'] }));
+    expect(Object.keys(run).sort()).toEqual(['id', 'name', 'start_time', 'total_tokens']);
+    expect(run).toMatchObject({ name: 'run-0', total_tokens: '0' });
+  });
+
+  it('encodes every exportable field as the proto says, leaving nulls absent', async () => {
+    const session = await project();
+    const id = randomUUID();
+    const parent = randomUUID();
+    await db.prisma.$executeRawUnsafe(
+      `INSERT INTO runs (tenant_id, id, session_id, trace_id, parent_run_id, parent_run_ids, name, run_type, status,
+         start_time, end_time, first_token_time, dotted_order, is_root, inputs, outputs, extra, events, tags,
+         feedback_stats, prompt_tokens, completion_tokens, total_tokens, prompt_cost, total_cost, has_create)
+       VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $4::uuid, ARRAY[$4::uuid], 'llm-call', 'llm', 'success',
+         '2024-05-01T00:00:00.123456Z', '2024-05-01T00:00:01.5Z', '2024-05-01T00:00:00.9Z', 'a.b', false,
+         '{"q": "héllo"}', '{"a": [1, 2]}', '{"metadata": {"k": "v"}}', '[]', ARRAY['x', 'y'],
+         '{"score": {"n": 1}}', 12, 30, 42, 0.000123, 0.5, true)`,
+      tenantId,
+      id,
+      session,
+      parent,
+    );
+    const [run] = runsOf(await collect({ sessionId: session }));
+    expect(run).toEqual({
+      id,
+      tenant_id: tenantId,
+      session_id: session,
+      trace_id: parent,
+      parent_run_id: parent,
+      parent_run_ids: [parent],
+      name: 'llm-call',
+      run_type: 'llm',
+      start_time: '1714521600123456',
+      end_time: '1714521601500000',
+      status: 'success',
+      is_root: false,
+      dotted_order: 'a.b',
+      inputs: '{"q": "héllo"}',
+      outputs: '{"a": [1, 2]}',
+      extra: '{"metadata": {"k": "v"}}',
+      events: '[]',
+      tags: ['x', 'y'],
+      feedback_stats: '{"score": {"n": 1}}',
+      total_tokens: '42',
+      prompt_tokens: '12',
+      completion_tokens: '30',
+      total_cost: '0.5',
+      prompt_cost: '0.000123',
+      first_token_time: '1714521600900000',
+    });
+  });
+
+  it('sees only the tenant and project asked for, and only runs whose create arrived', async () => {
+    const session = await project();
+    const otherTenant = randomUUID();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 3, runType: 'tool' });
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 4, hasCreate: false });
+    await insertRuns(db.prisma, { tenantId, sessionId: sessionId, count: 5 });
+    await insertRuns(db.prisma, { tenantId: otherTenant, sessionId: session, count: 6 });
+    const runs = runsOf(await collect({ sessionId: session, fields: ['run_type', 'tenant_id', 'session_id'] }));
+    expect(runs).toHaveLength(3);
+    expect(runs.every((r) => r.run_type === 'tool' && r.tenant_id === tenantId && r.session_id === session)).toBe(true);
+  });
+
+  it('applies a filter', async () => {
+    const session = await project();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 5, runType: 'llm' });
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 7, runType: 'chain' });
+    const runs = runsOf(await collect({ sessionId: session, filter: 'eq(run_type, "llm")', fields: ['run_type'] }));
+    expect(runs.map((r) => r.run_type)).toEqual(['llm', 'llm', 'llm', 'llm', 'llm']);
+    const resumed = runsOf(await collect({ sessionId: session, filter: 'eq(run_type, "llm")', batchSize: 2 }));
+    expect(resumed).toHaveLength(5);
+  });
+
+  it('rejects a bad filter with InputError and an unknown project with NotFoundError', async () => {
+    await expect(collect({ filter: 'eq(run_type' })).rejects.toBeInstanceOf(InputError);
+    await expect(collect({ sessionId: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(collect({ tenantId: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('closes a batch before it outgrows maxBatchBytes', async () => {
+    const session = await project();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 50 });
+    await db.prisma.$executeRawUnsafe(`UPDATE runs SET inputs = jsonb_build_object('text', repeat('x', 1000)) WHERE session_id = $1::uuid`, session);
+    const batches = await collect({ sessionId: session, fields: ['inputs'], maxBatchBytes: 5_000 });
+    expect(runsOf(batches)).toHaveLength(50);
+    expect(batches.every((b) => b.runs!.length <= 4)).toBe(true);
+  });
+
+  it('stops once the signal aborts', async () => {
+    const session = await project();
+    await insertRuns(db.prisma, { tenantId, sessionId: session, count: 30 });
+    const controller = new AbortController();
+    let seen = 0;
+    for await (const _batch of streamRunBatches(
+      deps,
+      { tenantId, sessionId: session, startUs: T0_US, endUs: T0_US + 10n ** 12n, fields: [], batchSize: 5 },
+      controller.signal,
+    )) {
+      if (++seen === 2) controller.abort();
+    }
+    expect(seen).toBe(2);
+  });
+});
