@@ -2,41 +2,23 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { openControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { signIdentity } from '@platform/identity';
-import { silentLogger } from '@platform/logging';
-import { createTestDatabase, describeWithService, type TestDatabase } from '@platform/testing';
-import { DATABASE_SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from '../../../tools/dev/platform';
-
-const INTERNAL_SECRET = 'e2e-internal-secret-0123456789';
+import { describeWithService } from '@platform/testing';
+import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 
 describe('gateway (all services in-process)', () => {
-  let platform: RunningPlatform;
-  let databases: Record<DatabaseService, TestDatabase>;
+  let platform: TestPlatform;
   let adminKey: string;
   let defaultWorkspace: string;
   let gw: ReturnType<typeof request>;
 
   beforeAll(async () => {
-    databases = Object.fromEntries(
-      await Promise.all(DATABASE_SERVICES.map(async (s) => [s, await createTestDatabase()] as const)),
-    ) as Record<DatabaseService, TestDatabase>;
-    platform = await startPlatform({
-      dataDir: 'memory://',
-      databaseUrls: Object.fromEntries(DATABASE_SERVICES.map((s) => [s, databases[s].url])),
-      natsUrl: process.env.NATS_URL || undefined,
-      internalSecret: INTERNAL_SECRET,
-      migrate: true,
-      logger: () => silentLogger,
-    });
-    expect(platform.gateway.bootstrap).not.toBeNull();
-    adminKey = platform.gateway.bootstrap!.apiKey;
-    defaultWorkspace = platform.gateway.bootstrap!.workspace.id;
+    platform = await startTestPlatform();
+    adminKey = platform.adminKey;
+    defaultWorkspace = platform.workspaceId;
     gw = request(platform.gatewayUrl);
   });
 
-  afterAll(async () => {
-    await platform?.stop();
-    await Promise.all(Object.values(databases ?? {}).map((d) => d.drop()));
-  });
+  afterAll(() => platform?.stop());
 
   // The admin key is organization-wide and the tests add workspaces, so it names its workspace explicitly;
   // a test that means another one sets X-Tenant-Id again, which replaces this.
@@ -158,7 +140,7 @@ describe('gateway (all services in-process)', () => {
   // The test writes deployments straight into the control plane's database, so it needs one it can share:
   // Postgres. (Creating deployments through the API comes with the control plane's reconciler.)
   describeWithService('DATABASE_URL', 'Postgres (deployment routing e2e)')('deployments', () => {
-    const postgres = () => databases['control-plane'].url;
+    const postgres = () => platform.databases['control-plane'].url;
 
     async function insertDeployment(tenantId: string, upstreamUrl: string | null) {
       const db = await openControlPlaneDatabase({ url: postgres(), dataDir: 'memory://' });

@@ -10,12 +10,8 @@ import { Client } from 'langsmith';
 import { getCurrentRunTree, traceable } from 'langsmith/traceable';
 import { runsService } from '@platform/contracts';
 import { createClient, readStream } from '@platform/grpc';
-import { silentLogger } from '@platform/logging';
-import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { zstdRawFrame } from '@platform/tracing-runs';
-import { DATABASE_SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from '../../../tools/dev/platform';
-
-const INTERNAL_SECRET = 'e2e-internal-secret-0123456789';
+import { TEST_INTERNAL_SECRET, startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 
 /** The fields of `GET /runs/{id}` these tests look into. */
 interface RunBody {
@@ -41,36 +37,22 @@ class UsageChatModel extends BaseChatModel {
 }
 
 describe('run ingestion with the langsmith SDK (all services in-process)', () => {
-  let platform: RunningPlatform;
-  let databases: Record<DatabaseService, TestDatabase>;
+  let platform: TestPlatform;
   let apiUrl: string;
   let apiKey: string;
   let workspace: string;
   let client: Client;
 
   beforeAll(async () => {
-    databases = Object.fromEntries(
-      await Promise.all(DATABASE_SERVICES.map(async (s) => [s, await createTestDatabase()] as const)),
-    ) as Record<DatabaseService, TestDatabase>;
-    platform = await startPlatform({
-      dataDir: 'memory://',
-      databaseUrls: Object.fromEntries(DATABASE_SERVICES.map((s) => [s, databases[s].url])),
-      natsUrl: process.env.NATS_URL || undefined,
-      internalSecret: INTERNAL_SECRET,
-      migrate: true,
-      logger: () => silentLogger,
-    });
+    platform = await startTestPlatform();
     apiUrl = `${platform.gatewayUrl}/api/v1`;
-    apiKey = platform.gateway.bootstrap!.apiKey;
-    workspace = platform.gateway.bootstrap!.workspace.id;
+    apiKey = platform.adminKey;
+    workspace = platform.workspaceId;
     // The SDK sends X-Tenant-Id from `workspaceId` (LANGSMITH_WORKSPACE_ID).
     client = new Client({ apiUrl, apiKey, workspaceId: workspace });
   });
 
-  afterAll(async () => {
-    await platform?.stop();
-    await Promise.all(Object.values(databases ?? {}).map((d) => d.drop()));
-  });
+  afterAll(() => platform?.stop());
 
   const headers = (tenant = workspace) => ({ 'x-api-key': apiKey, 'x-tenant-id': tenant });
   const getRun = async (id: string, tenant = workspace) => {
@@ -203,7 +185,7 @@ describe('run ingestion with the langsmith SDK (all services in-process)', () =>
     expect(listed).toHaveLength(3);
     const [project] = (await (await fetch(`${apiUrl}/sessions?name=e2e-listing`, { headers: headers() })).json()) as { id: string }[];
 
-    const runs = createClient(runsService().Client, `127.0.0.1:${platform.services.tracing.grpcPort}`, { token: INTERNAL_SECRET });
+    const runs = createClient(runsService().Client, `127.0.0.1:${platform.services.tracing.grpcPort}`, { token: TEST_INTERNAL_SECRET });
     try {
       const now = BigInt(Date.now()) * 1000n;
       const streamed: string[] = [];
