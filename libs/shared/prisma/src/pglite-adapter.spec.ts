@@ -31,4 +31,18 @@ describe('createPgliteAdapter', () => {
       cause: { kind: 'postgres', code: '22012' },
     });
   });
+
+  it('passes Bytes arguments (base64 strings from Prisma) to PGlite as bytes', async () => {
+    const adapter = await createPgliteAdapter(pglite).connect();
+    const query = {
+      sql: 'SELECT $1::bytea AS a, $2::bytea AS b, $3::text AS c',
+      args: [Buffer.from('hi').toString('base64'), [1, 2], 'aGk='],
+      argTypes: [{ scalarType: 'bytes' }, { scalarType: 'bytes' }, { scalarType: 'string' }],
+    } as never;
+
+    const result = await adapter.queryRaw(query);
+
+    // The adapter returns bytea as an array of byte values.
+    expect(result.rows[0]).toEqual([[104, 105], [1, 2], 'aGk=']);
+  });
 });

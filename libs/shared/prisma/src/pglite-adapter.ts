@@ -38,6 +38,21 @@ function mapError(err: unknown): unknown {
 }
 
 const wrapsResult = new Set<PropertyKey>(['connect', 'connectToShadowDb', 'startTransaction']);
+const runsQueries = new Set<PropertyKey>(['queryRaw', 'executeRaw']);
+
+type Query = { sql: string; args: unknown[]; argTypes?: ({ scalarType?: string } | undefined)[] };
+
+// Prisma 6.19 hands Bytes arguments to adapters as base64 strings (or byte arrays), as @prisma/adapter-pg
+// expects; pglite-prisma-adapter 0.6 passes them on unchanged and PGlite rejects anything but a Uint8Array.
+function withBytesArgs(query: Query): Query {
+  if (!query.argTypes?.some((type) => type?.scalarType === 'bytes')) return query;
+  const args = query.args.map((arg, i) => {
+    if (query.argTypes?.[i]?.scalarType !== 'bytes') return arg;
+    if (typeof arg === 'string') return Buffer.from(arg, 'base64');
+    return Array.isArray(arg) ? Buffer.from(arg as number[]) : arg;
+  });
+  return { ...query, args };
+}
 
 // Wraps every method so rejected promises carry mapped errors; the adapters and transactions it
 // hands out (connect, startTransaction) are wrapped the same way.
@@ -47,6 +62,7 @@ function withMappedErrors<T extends object>(target: T): T {
       const value: unknown = Reflect.get(obj, prop, obj);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
+        if (runsQueries.has(prop) && args[0]) args[0] = withBytesArgs(args[0] as Query);
         const result: unknown = value.apply(obj, args);
         if (!(result instanceof Promise)) return result;
         return result.then(
@@ -61,7 +77,7 @@ function withMappedErrors<T extends object>(target: T): T {
 }
 
 /**
- * The PGlite driver adapter for Prisma, with database errors mapped as on Postgres.
+ * The PGlite driver adapter for Prisma, with database errors mapped and Bytes arguments converted as on Postgres.
  * pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils than Prisma 6.19;
  * the runtime contract is the same (it ignores the newer argument type details), hence the cast.
  */

@@ -1,0 +1,1 @@
+export { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
