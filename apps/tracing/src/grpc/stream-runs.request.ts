@@ -1,15 +1,15 @@
 import { isExportableRunField, type ExportableRunField, type StreamRunsRequest__Output } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import { DEFAULT_RUN_BATCH_SIZE, MAX_RUN_BATCH_SIZE, type RunStreamQuery } from '@platform/tracing-runs';
+import { isUuid } from '@platform/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INT = /^-?\d+$/;
 // Years 0001 to 9999: what ISO 8601 (and so the bound timestamptz text) can spell.
 const MIN_US = -62_135_596_800_000_000n;
 const MAX_US = 253_402_300_800_000_000n;
 
 function uuid(value: string, name: string): string {
-  if (!UUID.test(value)) throw new InputError(`${name} must be a UUID`);
+  if (!isUuid(value)) throw new InputError(`${name} must be a UUID`);
   return value.toLowerCase();
 }
 

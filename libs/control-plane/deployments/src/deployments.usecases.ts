@@ -1,7 +1,6 @@
 import { NotFoundError, UnavailableError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Deployment, DeploymentFilter, DeploymentStore } from './deployment';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A page of the tenant's deployments and the offset of the next page. */
 export async function listDeployments(store: DeploymentStore, filter: DeploymentFilter) {
@@ -11,7 +10,7 @@ export async function listDeployments(store: DeploymentStore, filter: Deployment
 
 /** One deployment of the tenant; another tenant's deployment is as absent as an unknown one. */
 export async function getDeployment(store: DeploymentStore, tenantId: string, id: string): Promise<Deployment> {
-  const deployment = UUID.test(id) ? await store.find(id.toLowerCase(), tenantId) : null;
+  const deployment = isUuid(id) ? await store.find(id.toLowerCase(), tenantId) : null;
   if (!deployment) throw new NotFoundError(`Deployment ${id} not found`);
   return deployment;
 }
@@ -21,7 +20,7 @@ export async function getDeployment(store: DeploymentStore, tenantId: string, id
  * `tenantId` empty means any tenant (internal callers); otherwise a foreign deployment is not found.
  */
 export async function resolveDeploymentUpstream(store: DeploymentStore, id: string, tenantId: string): Promise<Deployment & { upstreamUrl: string }> {
-  const deployment = UUID.test(id) ? await store.find(id.toLowerCase(), tenantId || undefined) : null;
+  const deployment = isUuid(id) ? await store.find(id.toLowerCase(), tenantId || undefined) : null;
   if (!deployment || deployment.status === 'AWAITING_DELETE') throw new NotFoundError(`Deployment ${id} not found`);
   if (!deployment.upstreamUrl) throw new UnavailableError(`Deployment ${id} has no running Agent Server yet`);
   return deployment as Deployment & { upstreamUrl: string };

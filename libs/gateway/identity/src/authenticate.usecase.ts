@@ -1,5 +1,6 @@
 import { AuthenticationError, InputError, NotAllowedError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
+import { isUuid } from '@platform/ids';
 import { hashApiKey, isWellFormedApiKey } from './api-key';
 import type { ApiKeyRecord, IdentityStore, Workspace } from './identity.store';
 
@@ -8,7 +9,6 @@ export interface Caller {
   key: ApiKeyRecord;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Writing last_used_at on every request would make each call a write; once a minute per key is plenty.
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -42,7 +42,7 @@ export class Authenticator {
       const workspaces = await this.store.listWorkspaces(key.organizationId);
       return workspaces.length === 1 ? workspaces[0].id : '';
     }
-    if (!UUID.test(requested)) throw new InputError('X-Tenant-Id must be a workspace id (UUID)');
+    if (!isUuid(requested)) throw new InputError('X-Tenant-Id must be a workspace id (UUID)');
     const allowed = key.workspaceId
       ? key.workspaceId === requested.toLowerCase()
       : isInOrganization(await this.store.findWorkspace(requested.toLowerCase()), key.organizationId);

@@ -1,12 +1,12 @@
+import { isUuid } from '@platform/ids';
 import type { FilterScalar } from './filter-ast';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h|d)?$/;
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 
 export const asUuid = (value: FilterScalar): string | undefined =>
-  typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : undefined;
+  typeof value === 'string' && isUuid(value) ? value.toLowerCase() : undefined;
 
 /**
  * An ISO-8601 time (`2024-05-01`, `2024-05-01T12:00:00Z`, with up to 9 fractional digits and an optional zone),

@@ -1,11 +1,10 @@
 import { NotFoundError, ValidationError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { NewTracingProject, ProjectQuery, TracingProject, TracingProjectChanges, TracingProjectStore } from './tracing-project';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A project id from a path: 422 naming `path.session_id` when it is not a UUID. */
 export function projectIdFromPath(id: string): string {
-  if (!UUID.test(id)) throw ValidationError.at(['path', 'session_id'], 'Input should be a valid UUID', 'uuid_parsing');
+  if (!isUuid(id)) throw ValidationError.at(['path', 'session_id'], 'Input should be a valid UUID', 'uuid_parsing');
   return id.toLowerCase();
 }
 

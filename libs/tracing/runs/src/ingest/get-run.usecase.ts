@@ -1,8 +1,7 @@
 import { NotFoundError, ValidationError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { runJson, type RunJson } from '../run-json';
 import type { RunRow } from '../run-row';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RunReader {
   findRun(tenantId: string, id: string): Promise<RunRow | null>;
@@ -10,7 +9,7 @@ export interface RunReader {
 
 /** A run id from a path, checked (422 naming `loc`) and lower-cased. */
 export function runIdFromPath(id: string, loc: (string | number)[] = ['path', 'run_id']): string {
-  if (!UUID.test(id)) throw ValidationError.at(loc, 'Input should be a valid UUID', 'uuid_parsing');
+  if (!isUuid(id)) throw ValidationError.at(loc, 'Input should be a valid UUID', 'uuid_parsing');
   return id.toLowerCase();
 }
 

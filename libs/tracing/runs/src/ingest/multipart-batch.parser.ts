@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { InputError, ValidationError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { toFeedbackRecord } from './feedback';
 import type { IngestBatch } from './ingest-batch';
 import { PayloadTooLargeError, parseJson } from './request-body';
@@ -9,7 +10,6 @@ import { runOperations, type OperationKind } from './run-operation';
 const RUN_PART = /^(post|patch)\.([^.]+)(?:\.([^.]+))?$/;
 const FEEDBACK_PART = /^feedback\.([^.]+)$/;
 const ATTACHMENT_PART = /^attachment\.([^.]+)\.(.+)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RUN_FIELDS = new Set(['inputs', 'outputs', 'events', 'extra', 'error', 'serialized']);
 
 interface RunParts {
@@ -51,7 +51,7 @@ class PartCollector {
   }
 
   private checkId(name: string, id: string): string {
-    if (!UUID.test(id)) throw invalidPart(name, `"${id.slice(0, 64)}" in the part name is not a valid UUID`);
+    if (!isUuid(id)) throw invalidPart(name, `"${id.slice(0, 64)}" in the part name is not a valid UUID`);
     return id.toLowerCase();
   }
 

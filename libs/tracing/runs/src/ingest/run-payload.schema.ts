@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { isUuid } from '@platform/ids';
 import { parseRunTime } from './run-time';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const RUN_TYPES = ['tool', 'chain', 'llm', 'retriever', 'embedding', 'prompt', 'parser'] as const;
 export const TRACE_TIERS = ['longlived', 'shortlived'] as const;
@@ -12,7 +11,7 @@ const opt = <S extends z.ZodType>(schema: S) => schema.nullish().transform((v) =
 
 /** A UUID in any case, returned lower case (the form Postgres prints, so ids compare as text). */
 export const uuid = z.string().transform((v, ctx) => {
-  if (UUID.test(v)) return v.toLowerCase();
+  if (isUuid(v)) return v.toLowerCase();
   ctx.addIssue({ code: 'invalid_format', format: 'uuid', message: 'Input should be a valid UUID', input: v });
   return z.NEVER;
 });

@@ -1,7 +1,7 @@
 import { InputError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { RunQueryCursor } from './run-query.types';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MICROS = /^-?\d{1,19}$/;
 
 /** The opaque `cursors.next` token: base64url of `<start_time µs>,<id>`. */
@@ -12,6 +12,6 @@ export function encodeRunQueryCursor(cursor: RunQueryCursor): string {
 /** Reads a token made by {@link encodeRunQueryCursor}; anything else is a 400. */
 export function decodeRunQueryCursor(token: string): RunQueryCursor {
   const [startTimeUs, id, ...rest] = Buffer.from(token, 'base64url').toString('utf8').split(',');
-  if (rest.length || !MICROS.test(startTimeUs ?? '') || !UUID.test(id ?? '')) throw new InputError('Invalid cursor');
+  if (rest.length || !MICROS.test(startTimeUs ?? '') || !isUuid(id ?? '')) throw new InputError('Invalid cursor');
   return { startTimeUs, id };
 }
