@@ -11,6 +11,8 @@ export type { ReportFailureRequest, ReportFailureRequest__Output } from './gen/e
 export type { ReportFailureResponse, ReportFailureResponse__Output } from './gen/export/v1/ReportFailureResponse';
 export type { GetRunCheckpointRequest, GetRunCheckpointRequest__Output } from './gen/export/v1/GetRunCheckpointRequest';
 export type { RunCheckpoint, RunCheckpoint__Output } from './gen/export/v1/RunCheckpoint';
+export type { RunSpec, RunSpec__Output } from './gen/export/v1/RunSpec';
+export type { Destination, Destination__Output } from './gen/export/v1/Destination';
 
 export type ExportProgressService = ProtoService<ExportProgressDefinition, ExportProgressClient, ExportProgressHandlers>;
 

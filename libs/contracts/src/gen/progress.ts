@@ -2,6 +2,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { Destination as _export_v1_Destination, Destination__Output as _export_v1_Destination__Output } from './export/v1/Destination';
 import type { ExportProgressClient as _export_v1_ExportProgressClient, ExportProgressDefinition as _export_v1_ExportProgressDefinition } from './export/v1/ExportProgress';
 import type { FileWritten as _export_v1_FileWritten, FileWritten__Output as _export_v1_FileWritten__Output } from './export/v1/FileWritten';
 import type { GetRunCheckpointRequest as _export_v1_GetRunCheckpointRequest, GetRunCheckpointRequest__Output as _export_v1_GetRunCheckpointRequest__Output } from './export/v1/GetRunCheckpointRequest';
@@ -10,6 +11,7 @@ import type { ReportFailureResponse as _export_v1_ReportFailureResponse, ReportF
 import type { ReportProgressRequest as _export_v1_ReportProgressRequest, ReportProgressRequest__Output as _export_v1_ReportProgressRequest__Output } from './export/v1/ReportProgressRequest';
 import type { ReportProgressResponse as _export_v1_ReportProgressResponse, ReportProgressResponse__Output as _export_v1_ReportProgressResponse__Output } from './export/v1/ReportProgressResponse';
 import type { RunCheckpoint as _export_v1_RunCheckpoint, RunCheckpoint__Output as _export_v1_RunCheckpoint__Output } from './export/v1/RunCheckpoint';
+import type { RunSpec as _export_v1_RunSpec, RunSpec__Output as _export_v1_RunSpec__Output } from './export/v1/RunSpec';
 import type { Run as _tracing_v1_Run, Run__Output as _tracing_v1_Run__Output } from './tracing/v1/Run';
 import type { RunBatch as _tracing_v1_RunBatch, RunBatch__Output as _tracing_v1_RunBatch__Output } from './tracing/v1/RunBatch';
 import type { RunCursor as _tracing_v1_RunCursor, RunCursor__Output as _tracing_v1_RunCursor__Output } from './tracing/v1/RunCursor';
@@ -23,6 +25,7 @@ type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> 
 export interface ProtoGrpcType {
   export: {
     v1: {
+      Destination: MessageTypeDefinition<_export_v1_Destination, _export_v1_Destination__Output>
       ExportProgress: SubtypeConstructor<typeof grpc.Client, _export_v1_ExportProgressClient> & { service: _export_v1_ExportProgressDefinition }
       FileWritten: MessageTypeDefinition<_export_v1_FileWritten, _export_v1_FileWritten__Output>
       GetRunCheckpointRequest: MessageTypeDefinition<_export_v1_GetRunCheckpointRequest, _export_v1_GetRunCheckpointRequest__Output>
@@ -31,6 +34,7 @@ export interface ProtoGrpcType {
       ReportProgressRequest: MessageTypeDefinition<_export_v1_ReportProgressRequest, _export_v1_ReportProgressRequest__Output>
       ReportProgressResponse: MessageTypeDefinition<_export_v1_ReportProgressResponse, _export_v1_ReportProgressResponse__Output>
       RunCheckpoint: MessageTypeDefinition<_export_v1_RunCheckpoint, _export_v1_RunCheckpoint__Output>
+      RunSpec: MessageTypeDefinition<_export_v1_RunSpec, _export_v1_RunSpec__Output>
     }
   }
   tracing: {

@@ -3,6 +3,7 @@
 
 import type { RunCursor as _tracing_v1_RunCursor, RunCursor__Output as _tracing_v1_RunCursor__Output } from '../../tracing/v1/RunCursor';
 import type { FileWritten as _export_v1_FileWritten, FileWritten__Output as _export_v1_FileWritten__Output } from '../../export/v1/FileWritten';
+import type { RunSpec as _export_v1_RunSpec, RunSpec__Output as _export_v1_RunSpec__Output } from '../../export/v1/RunSpec';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RunCheckpoint {
@@ -24,6 +25,10 @@ export interface RunCheckpoint {
    * The attempt the export service expects the worker to report as.
    */
   'attempt'?: (number);
+  /**
+   * What to export and where; absent when `continue_run` is false.
+   */
+  'spec'?: (_export_v1_RunSpec | null);
 }
 
 export interface RunCheckpoint__Output {
@@ -45,4 +50,8 @@ export interface RunCheckpoint__Output {
    * The attempt the export service expects the worker to report as.
    */
   'attempt': (number);
+  /**
+   * What to export and where; absent when `continue_run` is false.
+   */
+  'spec': (_export_v1_RunSpec__Output | null);
 }
