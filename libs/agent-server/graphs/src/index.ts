@@ -1,1 +1,2 @@
 export * from './graph-registry';
+export * from './serialize';
