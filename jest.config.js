@@ -4,7 +4,7 @@
 const preset = require('./jest.preset.js');
 
 const longTimeout = '<rootDir>/tools/jest/long-timeout.setup.js';
-const roots = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'];
+const roots = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/examples'];
 const group = (displayName, pattern, extra = {}) => ({
   ...preset,
   displayName,

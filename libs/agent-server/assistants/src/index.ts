@@ -1,1 +1,11 @@
 export * from './system-assistant-id';
+export * from './assistant';
+export { createAssistantRepository, type AssistantRepository } from './assistants.repository';
+export type { AssistantsDeps } from './assistants.deps';
+export { syncSystemAssistants } from './sync-system-assistants';
+export { createAssistant, type CreateAssistantInput } from './create-assistant.usecase';
+export { updateAssistant } from './update-assistant.usecase';
+export { deleteAssistant, type DeleteAssistantDeps } from './delete-assistant.usecase';
+export { searchAssistants } from './search-assistants.usecase';
+export { listAssistantVersions, setLatestAssistantVersion } from './assistant-versions.usecase';
+export { assistantRunnableConfig, getAssistantGraph, getAssistantSchemas, getAssistantSubgraphs } from './assistant-graph.usecase';

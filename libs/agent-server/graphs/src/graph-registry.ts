@@ -4,7 +4,7 @@ import { NotFoundError } from '@platform/errors';
 
 /** A compiled LangGraph graph (CompiledStateGraph, CompiledGraph or any Pregel), ready to invoke or stream. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AgentGraph = Pregel<any, any, any, any, any>;
+export type AgentGraph = Pregel<any, any, any, any, any, any, any, any, any, any, any>;
 
 /** Something that compiles into a graph: a StateGraph (or other builder with `compile()`). */
 export interface GraphBuilder {

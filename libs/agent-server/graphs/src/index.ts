@@ -1,2 +1,6 @@
 export * from './graph-registry';
 export * from './serialize';
+export { loadLangGraphProject, type GraphDefaults, type LangGraphProject, type LoadLangGraphProjectOptions } from './project/load-langgraph-project';
+export { graphSchemas, type GraphSchemas } from './introspection/graph-schemas';
+export type { JsonSchema } from './introspection/annotation-schema';
+export { drawGraph, subgraphSchemas, type GraphDrawing } from './introspection/graph-drawing';

@@ -1,0 +1,24 @@
+export * from './thread';
+export * from './thread-state';
+export { createThreadRepository, type ThreadRepository } from './threads.repository';
+export {
+  configToCheckpoint,
+  emptyThreadState,
+  interruptsByTask,
+  rootCheckpoint,
+  stateSnapshotToThreadState,
+} from './state-snapshot.mapper';
+export {
+  createThreadStateService,
+  type HistoryQuery,
+  type StateUpdate,
+  type Superstep,
+  type ThreadStateService,
+  type ThreadStateServiceDeps,
+} from './thread-state.service';
+export { createThread, type CreateThreadInput } from './create-thread.usecase';
+export { pruneThreads, type PruneStrategy } from './prune-threads.usecase';
+export { commandFromJson, type CommandJson } from './command-from-json';
+export { graphInputError } from './graph-errors';
+export { isThreadStateField, selectStateFields, selectThreadFields, THREAD_STATE_FIELDS } from './thread-projection';
+export { extractFields, parseExtractPath, type ExtractStep } from './thread-extract';

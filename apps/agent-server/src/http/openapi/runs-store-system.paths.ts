@@ -1,0 +1,130 @@
+import { arrayOf, bool, dict, int, object, oneOfEnum, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
+
+const TR = 'Thread Runs';
+const SR = 'Stateless Runs';
+const C = 'Crons';
+const S = 'Store';
+const A2A = 'A2A';
+const MCP = 'MCP';
+const SYS = 'System';
+
+const threadId = pathParam('thread_id', 'Thread id', uuid());
+const runId = pathParam('run_id', 'Run id', uuid());
+const cronId = pathParam('cron_id', 'Cron id', uuid());
+const lastEventId = { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event (-1: from the start)', schema: str() };
+const location = { 'Content-Location': str('/threads/{thread_id}/runs/{run_id}') };
+const busy = { '409': { description: 'The thread is busy and multitask_strategy is reject' } };
+
+export const threadRunsPaths = {
+  '/threads/{thread_id}/runs': {
+    post: operation(TR, 'create_run', { summary: 'Start a run in the background', params: [threadId], body: ref('RunCreateStateful'), response: ref('Run'), headers: location, errors: busy }),
+    get: operation(TR, 'list_runs', {
+      summary: "List a thread's runs, newest first",
+      params: [threadId, queryParam('limit', 'Default 10', int()), queryParam('offset', 'Default 0', int()), queryParam('status', 'Only runs in this status', str())],
+      response: arrayOf(ref('Run')),
+    }),
+  },
+  '/threads/{thread_id}/runs/stream': {
+    post: operation(TR, 'stream_run', { summary: 'Start a run and stream its events', params: [threadId], body: ref('RunCreateStateful'), stream: true, headers: location, errors: busy }),
+  },
+  '/threads/{thread_id}/runs/wait': {
+    post: operation(TR, 'wait_run', { summary: 'Start a run and wait for its final state', params: [threadId], body: ref('RunCreateStateful'), response: ref('RunWaitResult'), errors: busy }),
+  },
+  '/threads/{thread_id}/runs/{run_id}': {
+    get: operation(TR, 'get_run', { summary: 'Get a run', params: [threadId, runId], response: ref('Run') }),
+    delete: operation(TR, 'delete_run', { summary: 'Delete a finished run', params: [threadId, runId] }),
+  },
+  '/threads/{thread_id}/runs/{run_id}/join': {
+    get: operation(TR, 'join_run', { summary: 'Wait for a run to finish; its final state values', params: [threadId, runId], response: ref('RunWaitResult') }),
+  },
+  '/threads/{thread_id}/runs/{run_id}/stream': {
+    get: operation(TR, 'join_run_stream', { summary: "Join a run's event stream", params: [threadId, runId, lastEventId, queryParam('cancel_on_disconnect', 'Cancel the run when this stream closes', bool())], stream: true }),
+  },
+  '/threads/{thread_id}/runs/{run_id}/cancel': {
+    post: operation(TR, 'cancel_run', {
+      summary: 'Cancel a run',
+      params: [threadId, runId, queryParam('wait', 'Wait for the run to stop (204) instead of 202', bool()), queryParam('action', 'interrupt (keep progress) or rollback (delete the run)', oneOfEnum(['interrupt', 'rollback']))],
+      status: 202,
+    }),
+  },
+  '/threads/{thread_id}/runs/crons': {
+    post: operation(C, 'create_thread_cron', { summary: 'Schedule runs on a thread', params: [threadId], body: ref('CronCreate'), response: ref('Cron') }),
+  },
+};
+
+export const statelessRunsPaths = {
+  '/runs': { post: operation(SR, 'create_stateless_run', { summary: 'Start a run on a temporary thread', body: ref('RunCreateStateless'), response: ref('Run') }) },
+  '/runs/stream': { post: operation(SR, 'stream_stateless_run', { summary: 'Start a run without a thread and stream its events', body: ref('RunCreateStateless'), stream: true }) },
+  '/runs/wait': { post: operation(SR, 'wait_stateless_run', { summary: 'Start a run without a thread and wait for its output', body: ref('RunCreateStateless'), response: ref('RunWaitResult') }) },
+  '/runs/{run_id}/stream': {
+    get: operation(SR, 'join_stateless_run_stream', { summary: "Join a stateless run's event stream", params: [runId, lastEventId], stream: true }),
+  },
+  '/runs/batch': { post: operation(SR, 'create_stateless_runs', { summary: 'Start several runs', body: arrayOf(ref('RunCreateStateless')), response: arrayOf(ref('Run')) }) },
+  '/runs/cancel': { post: operation(SR, 'cancel_runs', { summary: 'Cancel runs by id, by thread or by status', body: ref('RunCancelRequest'), params: [queryParam('action', 'interrupt or rollback', oneOfEnum(['interrupt', 'rollback']))] }) },
+};
+
+export const cronsPaths = {
+  '/runs/crons': { post: operation(C, 'create_cron', { summary: 'Schedule stateless runs', body: ref('CronCreate'), response: ref('Cron') }) },
+  '/runs/crons/search': { post: operation(C, 'search_crons', { summary: 'Search crons', body: ref('CronSearchRequest'), response: arrayOf(ref('Cron')) }) },
+  '/runs/crons/count': { post: operation(C, 'count_crons', { summary: 'Count crons', body: ref('CronCountRequest'), response: int() }) },
+  '/runs/crons/{cron_id}': {
+    patch: operation(C, 'patch_cron', { summary: 'Update a cron', params: [cronId], body: ref('CronPatch'), response: ref('Cron') }),
+    delete: operation(C, 'delete_cron', { summary: 'Delete a cron', params: [cronId] }),
+  },
+};
+
+export const storePaths = {
+  '/store/items': {
+    put: operation(S, 'put_item', { summary: 'Store or replace an item', body: ref('StorePutRequest') }),
+    get: operation(S, 'get_item', {
+      summary: 'Get an item',
+      params: [
+        queryParam('namespace', 'Namespace labels joined with "."', str()),
+        { ...queryParam('key', 'Item key', str()), required: true },
+        queryParam('refresh_ttl', "Restart the item's TTL", bool()),
+      ],
+      response: ref('Item'),
+    }),
+    delete: operation(S, 'delete_item', { summary: 'Delete an item', body: ref('StoreDeleteRequest') }),
+  },
+  '/store/items/search': {
+    post: operation(S, 'search_items', { summary: 'Search items under a namespace prefix', body: ref('StoreSearchRequest'), response: object({ items: arrayOf(ref('SearchItem')) }) }),
+  },
+  '/store/namespaces': {
+    post: operation(S, 'list_namespaces', { summary: 'List namespaces', body: ref('StoreListNamespacesRequest'), response: object({ namespaces: arrayOf(arrayOf(str())) }) }),
+  },
+};
+
+export const a2aPaths = {
+  '/a2a/{assistant_id}': {
+    post: operation(A2A, 'a2a_jsonrpc', {
+      summary: 'Agent-to-Agent JSON-RPC 2.0 (message/send, message/stream as SSE, tasks/get, tasks/cancel)',
+      description: '`contextId` is the thread id and `taskId` the run id.',
+      params: [pathParam('assistant_id', 'Assistant id or graph id')],
+      body: ref('JsonRpcRequest'),
+      response: ref('JsonRpcResponse'),
+    }),
+  },
+  '/.well-known/agent-card.json': {
+    get: operation(A2A, 'a2a_agent_card', { summary: "An assistant's A2A agent card", params: [queryParam('assistant_id', 'Assistant id or graph id')], response: ref('AgentCard') }),
+  },
+};
+
+export const mcpPaths = {
+  '/mcp/': {
+    post: operation(MCP, 'mcp', {
+      summary: 'Model Context Protocol (Streamable HTTP, stateless): every assistant is a tool',
+      body: ref('JsonRpcRequest'),
+      response: ref('JsonRpcResponse'),
+    }),
+  },
+};
+
+export const systemPaths = {
+  '/ok': { get: { ...operation(SYS, 'ok', { summary: 'Liveness', response: object({ ok: bool() }) }), security: [] } },
+  '/ready': { get: { ...operation(SYS, 'ready', { summary: 'Readiness of the dependencies', response: object({ ready: bool(), checks: dict() }) }), security: [] } },
+  '/info': { get: operation(SYS, 'info', { summary: 'Server version and feature flags', response: object({ version: str(), deployment_id: str(), flags: dict() }) }) },
+  '/metrics': { get: { ...operation(SYS, 'metrics', { summary: 'Prometheus metrics (text)', response: str() }), security: [] } },
+  '/openapi.json': { get: { ...operation(SYS, 'openapi', { summary: 'This OpenAPI document', response: dict() }), security: [] } },
+  '/docs': { get: { ...operation(SYS, 'docs', { summary: 'Interactive API reference (HTML)', response: str() }), security: [] } },
+};

@@ -1,0 +1,14 @@
+import type { AssistantRepository } from './assistants.repository';
+
+export interface DeleteAssistantDeps {
+  assistants: AssistantRepository;
+  /** Deletes the threads whose `metadata.assistant_id` is the assistant's (for `delete_threads=true`). */
+  deleteThreadsOf?: (assistantId: string) => Promise<number>;
+}
+
+/** `DELETE /assistants/{id}`: the assistant with its versions and, when asked, its threads. */
+export async function deleteAssistant(deps: DeleteAssistantDeps, assistantIdOrGraphId: string, options: { deleteThreads?: boolean } = {}): Promise<void> {
+  const { assistant_id } = await deps.assistants.resolve(assistantIdOrGraphId);
+  await deps.assistants.delete(assistant_id);
+  if (options.deleteThreads && deps.deleteThreadsOf) await deps.deleteThreadsOf(assistant_id);
+}

@@ -1,0 +1,9 @@
+import type { Assistant, AssistantQuery } from './assistant';
+import type { AssistantRepository } from './assistants.repository';
+
+/** `POST /assistants/search`: one page of matching assistants and how many match in all (for the pagination headers). */
+export async function searchAssistants(assistants: AssistantRepository, query: AssistantQuery): Promise<{ items: Assistant[]; total: number }> {
+  const { limit: _limit, offset: _offset, sortBy: _sortBy, sortOrder: _sortOrder, ...filter } = query;
+  const [items, total] = await Promise.all([assistants.search(query), assistants.count(filter)]);
+  return { items, total };
+}

@@ -1,0 +1,80 @@
+import Module, { createRequire, register as registerEsmHooks } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// A deployment is a cloned repository that may have no node_modules of its own: the packages the platform
+// already ships (@langchain/langgraph, @langchain/core, zod, ...) then come from the platform's node_modules,
+// the directory holding @langchain/langgraph as this server resolves it.
+function platformNodeModules(): string {
+  return path.resolve(path.dirname(require.resolve('@langchain/langgraph/package.json')), '..', '..');
+}
+
+// ESM resolution ignores NODE_PATH: this hook retries a bare specifier the deployment cannot resolve from the
+// platform's node_modules. Only graph modules that must load as ESM (top-level await) go through it.
+const ESM_FALLBACK_RESOLVER = `
+let fallbackParent;
+export function initialize(data) { fallbackParent = data.fallbackParent; }
+export async function resolve(specifier, context, next) {
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    const bare = !/^(\\.|\\/|#|[a-zA-Z][a-zA-Z\\d+.-]*:)/.test(specifier);
+    if (!bare || error?.code !== 'ERR_MODULE_NOT_FOUND' || !fallbackParent) throw error;
+    return next(specifier, { ...context, parentURL: fallbackParent });
+  }
+}`;
+
+interface NodeModuleInternals {
+  _initPaths?: () => void;
+}
+
+let commonJsReady: Promise<void> | undefined;
+let esmReady = false;
+
+async function registerCommonJs(): Promise<void> {
+  const initPaths = (Module as unknown as NodeModuleInternals)._initPaths;
+  // Only Node's own loader has _initPaths. A test runner's stand-in for `node:module` (Jest's) compiles
+  // TypeScript and resolves packages itself, and must not get tsx's hooks.
+  if (typeof initPaths !== 'function') return;
+  const fallback = platformNodeModules();
+  const paths = (process.env.NODE_PATH ?? '').split(path.delimiter).filter(Boolean);
+  if (!paths.includes(fallback)) {
+    // NODE_PATH is CommonJS' documented last-resort lookup; _initPaths re-reads it after start-up.
+    process.env.NODE_PATH = [...paths, fallback].join(path.delimiter);
+    initPaths.call(Module);
+  }
+  // tsx's CommonJS hooks compile .ts/.mts/.cts and ESM-syntax .js on require, so one loader serves both module
+  // styles and a graph shares this server's instance of @langchain/langgraph. (Loaded here, not at the top:
+  // only loading a project needs it.)
+  const { register } = await import('tsx/cjs/api');
+  register();
+}
+
+function prepareEsm(): void {
+  if (esmReady) return;
+  esmReady = true;
+  const fallbackParent = pathToFileURL(path.join(platformNodeModules(), '..', 'index.js')).href;
+  registerEsmHooks(`data:text/javascript,${encodeURIComponent(ESM_FALLBACK_RESOLVER)}`, { data: { fallbackParent } });
+}
+
+function errorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? (err as { code?: string }).code : undefined;
+}
+
+/**
+ * Imports a graph module (TypeScript or JavaScript, CommonJS or ESM syntax) by absolute path. Modules that
+ * cannot be required (top-level await) are imported as ESM instead.
+ */
+export async function importGraphModule(file: string): Promise<Record<string, unknown>> {
+  commonJsReady ??= registerCommonJs();
+  await commonJsReady;
+  try {
+    return createRequire(file)(file) as Record<string, unknown>;
+  } catch (err) {
+    const code = errorCode(err);
+    if (code !== 'ERR_REQUIRE_ASYNC_MODULE' && code !== 'ERR_REQUIRE_ESM') throw err;
+  }
+  prepareEsm();
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(pathToFileURL(file).href, __filename)) as Record<string, unknown>;
+}

@@ -1,0 +1,132 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { InputError } from '@platform/errors';
+import type { GraphDefinition, GraphExport } from '../graph-registry';
+import { importGraphModule } from './graph-module-loader';
+import { parseGraphSpec, type GraphSpec } from './graph-spec';
+import { graphDefaultsSchema, langGraphConfigSchema, type LangGraphConfig } from './langgraph-config.schema';
+import { applyProjectEnv, readProjectEnv } from './project-env';
+
+/** Config and context a graph's system assistant starts with. */
+export interface GraphDefaults {
+  config?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+}
+
+/** A deployment's `langgraph.json` with its graphs imported. */
+export interface LangGraphProject {
+  configPath: string;
+  /** The directory of `langgraph.json`; graph paths are relative to it. */
+  dir: string;
+  /** graph id → definition, in `langgraph.json` order. */
+  graphs: Record<string, GraphDefinition>;
+  /** The project's own variables (from `env`), as applied to `process.env`. */
+  env: Record<string, string>;
+  /** Per-graph defaults for system assistants (`LANGGRAPH_CONFIG`). */
+  defaults: Record<string, GraphDefaults>;
+  /** Things worth logging that did not stop the load. */
+  warnings: string[];
+}
+
+export interface LoadLangGraphProjectOptions {
+  /**
+   * The platform's `LANGGRAPH_CONFIG` (JSON `{graph_id: {...config, context}}`); it wins over a
+   * `LANGGRAPH_CONFIG` the project sets in its own `env`.
+   */
+  langgraphConfig?: string;
+}
+
+function issuesText(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+}
+
+function readConfig(configPath: string): LangGraphConfig {
+  if (!existsSync(configPath)) throw new InputError(`langgraph.json not found at ${configPath}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(configPath, 'utf8'));
+  } catch (err) {
+    throw new InputError(`langgraph.json is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = langGraphConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError(`langgraph.json is invalid: ${issuesText(parsed.error)}`);
+  return parsed.data;
+}
+
+function parseDefaults(text: string | undefined): Record<string, GraphDefaults> {
+  if (!text?.trim()) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`LANGGRAPH_CONFIG is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = graphDefaultsSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError(`LANGGRAPH_CONFIG is invalid: ${issuesText(parsed.error)}`);
+  return Object.fromEntries(
+    Object.entries(parsed.data).map(([graphId, { context, ...config }]) => {
+      const defaults: GraphDefaults = { config };
+      if (context !== undefined && context !== null) {
+        if (typeof context !== 'object' || Array.isArray(context)) {
+          throw new InputError(`LANGGRAPH_CONFIG is invalid: ${graphId}.context must be an object`);
+        }
+        defaults.context = context as Record<string, unknown>;
+      }
+      return [graphId, defaults];
+    }),
+  );
+}
+
+function looksLikeGraphExport(value: unknown): value is GraphExport {
+  if (typeof value === 'function') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return typeof candidate.then === 'function' || typeof candidate.compile === 'function' || typeof candidate.invoke === 'function';
+}
+
+async function loadGraph(graphId: string, spec: GraphSpec, dir: string): Promise<GraphExport> {
+  const file = path.resolve(dir, spec.file);
+  if (!existsSync(file)) throw new InputError(`Graph '${graphId}': file ${spec.file} not found`);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importGraphModule(file);
+  } catch (err) {
+    throw new InputError(`Graph '${graphId}': cannot load ${spec.file}: ${(err as Error).message}`, { cause: err });
+  }
+  // A CommonJS module assigned to module.exports has no `default`: the module itself is the default export.
+  const value = spec.exportName === 'default' && !('default' in mod) ? mod : mod[spec.exportName];
+  if (value === undefined) {
+    const available = Object.keys(mod).join(', ') || 'none';
+    throw new InputError(`Graph '${graphId}': ${spec.file} has no export '${spec.exportName}' (exports: ${available})`);
+  }
+  if (!looksLikeGraphExport(value)) {
+    throw new InputError(
+      `Graph '${graphId}': export '${spec.exportName}' of ${spec.file} is not a graph, a graph builder, a Promise or a factory`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Reads a deployment's `langgraph.json`, applies its `env` to `process.env` and imports every graph it names.
+ * Any problem with the configuration or a graph module is an InputError naming it (a failed build).
+ */
+export async function loadLangGraphProject(configPath: string, options: LoadLangGraphProjectOptions = {}): Promise<LangGraphProject> {
+  const absolute = path.resolve(configPath);
+  const dir = path.dirname(absolute);
+  const config = readConfig(absolute);
+  const { env, warnings } = readProjectEnv(config, dir);
+  const defaults = parseDefaults(options.langgraphConfig ?? env.LANGGRAPH_CONFIG);
+  applyProjectEnv(env);
+
+  const graphs: Record<string, GraphDefinition> = {};
+  for (const [graphId, entry] of Object.entries(config.graphs)) {
+    const spec = parseGraphSpec(entry);
+    graphs[graphId] = { source: await loadGraph(graphId, spec, dir), description: spec.description };
+  }
+  for (const graphId of Object.keys(defaults)) {
+    if (!graphs[graphId]) warnings.push(`LANGGRAPH_CONFIG names graph '${graphId}', which langgraph.json does not define`);
+  }
+  return { configPath: absolute, dir, graphs, env, defaults, warnings };
+}

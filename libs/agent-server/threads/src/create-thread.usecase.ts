@@ -1,0 +1,29 @@
+import { InputError } from '@platform/errors';
+import { graphIdOf, type NewThread, type Thread } from './thread';
+import type { Superstep, ThreadStateService } from './thread-state.service';
+import type { ThreadRepository } from './threads.repository';
+
+export interface CreateThreadInput extends NewThread {
+  /** State to start from, applied with the graph named by `metadata.graph_id`. */
+  supersteps?: Superstep[] | null;
+}
+
+/**
+ * `POST /threads`: creates the thread and applies its supersteps. An existing thread returned by `do_nothing`
+ * is left as it is; supersteps that fail leave no thread behind.
+ */
+export async function createThread(deps: { threads: ThreadRepository; state: ThreadStateService }, input: CreateThreadInput): Promise<Thread> {
+  const supersteps = input.supersteps ?? [];
+  if (supersteps.length > 0 && !graphIdOf({ metadata: input.metadata ?? {} })) {
+    throw new InputError('supersteps need a graph: pass metadata.graph_id (graphId in the SDK)');
+  }
+  const { thread, created } = await deps.threads.insert(input);
+  if (!created || supersteps.length === 0) return thread;
+  try {
+    await deps.state.applySupersteps(thread.thread_id, supersteps);
+  } catch (err) {
+    await deps.threads.delete(thread.thread_id);
+    throw err;
+  }
+  return deps.threads.get(thread.thread_id);
+}

@@ -1,0 +1,43 @@
+import type { ThreadInterrupt } from './thread';
+
+/** Where a state lives (`@langchain/langgraph-sdk`'s `Checkpoint`). */
+export interface ThreadCheckpoint {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string | null;
+  checkpoint_map: Record<string, unknown> | null;
+}
+
+/** A task of a state: the next step's work, or a finished one with its error or interrupts. */
+export interface ThreadTask {
+  id: string;
+  name: string;
+  error: string | null;
+  interrupts: ThreadInterrupt[];
+  path?: unknown[];
+  /** The subgraph checkpoint the task runs in, when it runs a subgraph. */
+  checkpoint: ThreadCheckpoint | null;
+  /** The subgraph's state, with `subgraphs=true`. */
+  state: ThreadState | null;
+  result?: unknown;
+}
+
+/** A thread's state at one checkpoint (`@langchain/langgraph-sdk`'s `ThreadState`). */
+export interface ThreadState {
+  values: unknown;
+  next: string[];
+  tasks: ThreadTask[];
+  metadata: Record<string, unknown> | null;
+  created_at: string | null;
+  checkpoint: ThreadCheckpoint | null;
+  parent_checkpoint: ThreadCheckpoint | null;
+  /** Every task's interrupts, in task order. */
+  interrupts?: ThreadInterrupt[];
+}
+
+/** What picks a checkpoint in requests: any of its fields (`thread_id` is taken from the path). */
+export interface CheckpointSelector {
+  checkpoint_id?: string | null;
+  checkpoint_ns?: string | null;
+  checkpoint_map?: Record<string, unknown> | null;
+}

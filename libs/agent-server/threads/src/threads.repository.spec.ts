@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, NotFoundError } from '@platform/errors';
+import { openThreadsFixture, runOnThread, type ThreadsFixture } from './threads.testing';
+
+// PGlite starts in a few seconds (WebAssembly), longer when test files run in parallel.
+jest.setTimeout(60_000);
+
+describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', () => {
+  let fx: ThreadsFixture;
+
+  beforeAll(async () => {
+    fx = await openThreadsFixture();
+  });
+  afterAll(() => fx?.close());
+
+  it('creates, reads, patches and refuses or returns a taken id', async () => {
+    const created = await fx.threads.create({ metadata: { owner: 'ann', tags: ['a'] } });
+    expect(created).toEqual({
+      thread_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      state_updated_at: created.created_at,
+      metadata: { owner: 'ann', tags: ['a'] },
+      status: 'idle',
+      config: {},
+      values: {},
+      interrupts: {},
+    });
+    expect(await fx.threads.get(created.thread_id.toUpperCase())).toEqual(created);
+
+    await expect(fx.threads.create({ thread_id: created.thread_id })).rejects.toThrow(ConflictError);
+    const again = await fx.threads.insert({ thread_id: created.thread_id, metadata: { other: 1 }, if_exists: 'do_nothing' });
+    expect(again).toEqual({ thread: created, created: false });
+
+    const patched = await fx.threads.patch(created.thread_id, { metadata: { owner: 'bob', extra: true } });
+    expect(patched.metadata).toEqual({ owner: 'bob', tags: ['a'], extra: true });
+    expect(Date.parse(patched.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+
+    const missing = randomUUID();
+    await expect(fx.threads.get(missing)).rejects.toThrow(new NotFoundError(`Thread '${missing}' not found`));
+    await expect(fx.threads.patch(missing, { metadata: {} })).rejects.toThrow(NotFoundError);
+    expect(await fx.threads.find(missing)).toBeNull();
+  });
+
+  it('searches by metadata, values, status and ids, sorts and pages, and counts the same way', async () => {
+    const tag = randomUUID();
+    const made = [];
+    for (const [i, status] of (['idle', 'busy', 'idle', 'error'] as const).entries()) {
+      const thread = await fx.threads.create({ metadata: { tag, n: i, nested: { even: i % 2 === 0 } } });
+      await fx.threads.setStatus(thread.thread_id, status);
+      made.push(thread);
+    }
+    await fx.threads.saveState(made[2]!.thread_id, { values: { messages: [{ type: 'human', content: 'find me' }] }, interrupts: {} });
+    // A status given with the cache does not replace `busy`: the run that set it owns the thread.
+    await fx.threads.saveState(made[1]!.thread_id, { values: { n: 1 }, interrupts: {}, status: 'idle' });
+    expect(await fx.threads.get(made[1]!.thread_id)).toMatchObject({ status: 'busy', values: { n: 1 } });
+
+    const ids = (threads: { thread_id: string }[]) => threads.map((t) => t.thread_id);
+    const all = await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0 });
+    expect(ids(all)).toEqual(ids(made).reverse());
+    expect(ids(await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0, sortBy: 'created_at', sortOrder: 'asc' }))).toEqual(ids(made));
+    expect(ids(await fx.threads.search({ metadata: { tag }, limit: 2, offset: 1, sortOrder: 'asc' }))).toEqual(ids(made.slice(1, 3)));
+    expect(ids(await fx.threads.search({ metadata: { tag, nested: { even: true } }, limit: 10, offset: 0, sortOrder: 'asc' }))).toEqual(
+      ids([made[0]!, made[2]!]),
+    );
+    expect(ids(await fx.threads.search({ metadata: { tag }, status: 'idle', limit: 10, offset: 0, sortOrder: 'asc' }))).toEqual(ids([made[0]!, made[2]!]));
+    expect(ids(await fx.threads.search({ values: { messages: [{ content: 'find me' }] }, limit: 10, offset: 0 }))).toEqual([made[2]!.thread_id]);
+    expect(ids(await fx.threads.search({ ids: [made[3]!.thread_id, made[1]!.thread_id.toUpperCase()], limit: 10, offset: 0, sortBy: 'status' }))).toEqual(
+      ids([made[3]!, made[1]!]),
+    );
+    const byUpdate = await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0, sortBy: 'updated_at', sortOrder: 'desc' });
+    expect(byUpdate.map((t) => t.thread_id).slice(0, 2)).toEqual([made[1]!.thread_id, made[2]!.thread_id]);
+
+    expect(await fx.threads.count({ metadata: { tag } })).toBe(4);
+    expect(await fx.threads.count({ metadata: { tag }, status: 'busy' })).toBe(1);
+    expect(await fx.threads.count({ metadata: { tag: randomUUID() } })).toBe(0);
+  });
+
+  it('sorts by when the state last changed', async () => {
+    const tag = randomUUID();
+    const first = await fx.threads.create({ metadata: { tag, graph_id: 'chat' } });
+    const second = await fx.threads.create({ metadata: { tag, graph_id: 'chat' } });
+    await runOnThread(fx, first.thread_id, 'chat', { messages: [{ role: 'user', content: 'later' }] });
+    const sorted = await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0, sortBy: 'state_updated_at', sortOrder: 'desc' });
+    expect(sorted.map((t) => t.thread_id)).toEqual([first.thread_id, second.thread_id]);
+    expect(Date.parse(sorted[0]!.state_updated_at)).toBeGreaterThan(Date.parse(first.created_at));
+  });
+
+  it('deletes a thread with its runs, run events and checkpoints, leaving other threads alone', async () => {
+    const doomed = await fx.threads.create({ metadata: { graph_id: 'chat' } });
+    const kept = await fx.threads.create({ metadata: { graph_id: 'chat' } });
+    const runIds = new Map<string, string>();
+    for (const thread of [doomed, kept]) {
+      await runOnThread(fx, thread.thread_id, 'chat', { messages: [{ role: 'user', content: 'hi' }] });
+      const run = await fx.db.prisma.run.create({ data: { runId: randomUUID(), threadId: thread.thread_id, assistantId: randomUUID() } });
+      await fx.db.prisma.runEvent.createMany({ data: [0, 1].map((seq) => ({ runId: run.runId, seq, event: 'values', data: '{}' })) });
+      runIds.set(thread.thread_id, run.runId);
+    }
+    const rowsOf = async (threadId: string) => ({
+      runs: await fx.db.prisma.run.count({ where: { threadId } }),
+      events: await fx.db.prisma.runEvent.count({ where: { runId: runIds.get(threadId) } }),
+      checkpoints: await fx.db.prisma.checkpoint.count({ where: { threadId } }),
+      blobs: await fx.db.prisma.checkpointBlob.count({ where: { threadId } }),
+      writes: await fx.db.prisma.checkpointWrite.count({ where: { threadId } }),
+    });
+    const before = await rowsOf(kept.thread_id);
+    expect(before).toMatchObject({ runs: 1, events: 2 });
+    expect(before.checkpoints).toBeGreaterThan(0);
+    expect(before.blobs).toBeGreaterThan(0);
+
+    await fx.threads.delete(doomed.thread_id.toUpperCase());
+    expect(await fx.threads.find(doomed.thread_id)).toBeNull();
+    expect(await rowsOf(doomed.thread_id)).toEqual({ runs: 0, events: 0, checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowsOf(kept.thread_id)).toEqual(before);
+    await expect(fx.threads.delete(doomed.thread_id)).rejects.toThrow(NotFoundError);
+    expect(await fx.threads.deleteMany([doomed.thread_id, randomUUID()])).toBe(0);
+  });
+
+  it('copies a thread with its whole history under a new id, independent of the original', async () => {
+    const source = await fx.threads.create({ metadata: { graph_id: 'chat', owner: 'ann' } });
+    await runOnThread(fx, source.thread_id, 'chat', { messages: [{ role: 'user', content: 'one' }] });
+    await fx.threads.setStatus(source.thread_id, 'busy');
+
+    const copy = await fx.threads.copy(source.thread_id);
+    expect(copy.thread_id).not.toBe(source.thread_id);
+    expect(copy.metadata).toEqual({ graph_id: 'chat', owner: 'ann' });
+    expect(copy.status).toBe('idle');
+    expect(copy.values).toEqual((await fx.threads.get(source.thread_id)).values);
+
+    const historyOf = async (threadId: string) => (await fx.state.history(threadId, { limit: 100 })).map((s) => ({ values: s.values, id: s.checkpoint?.checkpoint_id, next: s.next }));
+    expect(await historyOf(copy.thread_id)).toEqual(await historyOf(source.thread_id));
+    expect((await fx.state.history(copy.thread_id)).every((s) => s.checkpoint?.thread_id === copy.thread_id)).toBe(true);
+
+    await runOnThread(fx, copy.thread_id, 'chat', { messages: [{ role: 'user', content: 'two' }] });
+    const contents = async (threadId: string) => ((await fx.state.getState(threadId)).values as { messages: { content: string }[] }).messages.map((m) => m.content);
+    expect(await contents(copy.thread_id)).toEqual(['one', 'echo: one', 'two', 'echo: two']);
+    expect(await contents(source.thread_id)).toEqual(['one', 'echo: one']);
+    await expect(fx.threads.copy(randomUUID())).rejects.toThrow(NotFoundError);
+  });
+});

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '@platform/agent-server-data-access';
+import { ConflictError, NotFoundError } from '@platform/errors';
+import type { NewThread, Thread, ThreadFilter, ThreadInterrupt, ThreadQuery, ThreadStatus } from './thread';
+import { copyThreadRows, deleteThreadRows, type Sql } from './thread-rows.sql';
+import { THREAD_COLUMNS, toThread, type ThreadRow } from './thread-row';
+import { countThreadsSql, searchThreadsSql } from './thread-search.query';
+
+/** Threads in the agent-server database. Thread ids are UUIDs; any spelling of one finds the thread. */
+export interface ThreadRepository {
+  /** The thread, or NotFoundError `Thread '<id>' not found`. */
+  get(threadId: string): Promise<Thread>;
+  find(threadId: string): Promise<Thread | null>;
+  /** Creates a thread (a new id when none is given); with `if_exists: raise` (default) a taken id is a ConflictError. */
+  create(input: NewThread): Promise<Thread>;
+  /** Like `create`, and says whether the thread was created now (false: it existed and `if_exists` is `do_nothing`). */
+  insert(input: NewThread): Promise<{ thread: Thread; created: boolean }>;
+  /** Merges `metadata` into the thread's (top-level keys replace) and touches `updated_at`. */
+  patch(threadId: string, changes: { metadata?: Record<string, unknown> }): Promise<Thread>;
+  search(query: ThreadQuery): Promise<Thread[]>;
+  count(filter: ThreadFilter): Promise<number>;
+  /** Deletes the thread with its runs, run events and checkpoints in one transaction; NotFoundError if missing. */
+  delete(threadId: string): Promise<void>;
+  /** Deletes those of the threads that exist, like `delete`; returns how many there were. */
+  deleteMany(threadIds: string[]): Promise<number>;
+  /** A new thread with the same metadata, config, cached state and every checkpoint, blob and write. */
+  copy(threadId: string): Promise<Thread>;
+  setStatus(threadId: string, status: ThreadStatus): Promise<void>;
+  /**
+   * Caches the latest state's values and interrupts on the thread (what reads and `values` searches see). A
+   * `status` given is set unless the thread is busy: a run that started meanwhile keeps it.
+   */
+  saveState(threadId: string, state: { values: unknown; interrupts: Record<string, ThreadInterrupt[]>; status?: ThreadStatus }): Promise<void>;
+}
+
+const notFound = (threadId: string) => new NotFoundError(`Thread '${threadId}' not found`);
+
+const json = (value: unknown) => JSON.stringify(value ?? null);
+
+export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
+  const sql: Sql = (text, ...params) => prisma.$executeRawUnsafe(text, ...params);
+
+  const find = async (threadId: string): Promise<Thread | null> => {
+    const rows = await prisma.$queryRawUnsafe<ThreadRow[]>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = $1::uuid`, threadId);
+    return rows[0] ? toThread(rows[0]) : null;
+  };
+
+  const get = async (threadId: string): Promise<Thread> => {
+    const thread = await find(threadId);
+    if (!thread) throw notFound(threadId);
+    return thread;
+  };
+
+  const insert = async (input: NewThread): Promise<{ thread: Thread; created: boolean }> => {
+    const threadId = input.thread_id ?? randomUUID();
+    const inserted = await sql(
+      'INSERT INTO threads (thread_id, metadata) VALUES ($1::uuid, $2::jsonb) ON CONFLICT (thread_id) DO NOTHING',
+      threadId,
+      json(input.metadata ?? {}),
+    );
+    if (inserted === 0 && (input.if_exists ?? 'raise') === 'raise') throw new ConflictError(`Thread '${threadId}' already exists`);
+    return { thread: await get(threadId), created: inserted > 0 };
+  };
+
+  const deleteMany = (threadIds: string[]): Promise<number> =>
+    prisma.$transaction(async (tx) => {
+      // Locking the rows first serialises with a run changing the thread's status meanwhile.
+      const locked = await tx.$queryRawUnsafe<{ thread_id: string }[]>(
+        'SELECT thread_id::text AS thread_id FROM threads WHERE thread_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) FOR UPDATE',
+        json(threadIds),
+      );
+      if (locked.length > 0) await deleteThreadRows((text, ...params) => tx.$executeRawUnsafe(text, ...params), locked.map((row) => row.thread_id));
+      return locked.length;
+    });
+
+  return {
+    get,
+    find,
+    insert,
+    create: async (input) => (await insert(input)).thread,
+
+    async patch(threadId, changes) {
+      const updated = await sql(
+        'UPDATE threads SET metadata = metadata || $2::jsonb, updated_at = now() WHERE thread_id = $1::uuid',
+        threadId,
+        json(changes.metadata ?? {}),
+      );
+      if (updated === 0) throw notFound(threadId);
+      return get(threadId);
+    },
+
+    async search(query) {
+      const { sql: text, params } = searchThreadsSql(query);
+      return (await prisma.$queryRawUnsafe<ThreadRow[]>(text, ...params)).map(toThread);
+    },
+
+    async count(filter) {
+      const { sql: text, params } = countThreadsSql(filter);
+      const [row] = await prisma.$queryRawUnsafe<{ count: number }[]>(text, ...params);
+      return Number(row?.count ?? 0);
+    },
+
+    async delete(threadId) {
+      if ((await deleteMany([threadId])) === 0) throw notFound(threadId);
+    },
+    deleteMany,
+
+    async copy(threadId) {
+      const copyId = randomUUID();
+      const copied = await prisma.$transaction(async (tx) => {
+        const [source] = await tx.$queryRawUnsafe<{ thread_id: string }[]>(
+          'SELECT thread_id::text AS thread_id FROM threads WHERE thread_id = $1::uuid FOR SHARE',
+          threadId,
+        );
+        if (!source) return false;
+        await copyThreadRows((text, ...params) => tx.$executeRawUnsafe(text, ...params), source.thread_id, copyId);
+        return true;
+      });
+      if (!copied) throw notFound(threadId);
+      return get(copyId);
+    },
+
+    async setStatus(threadId, status) {
+      if ((await sql('UPDATE threads SET status = $2, updated_at = now() WHERE thread_id = $1::uuid', threadId, status)) === 0) {
+        throw notFound(threadId);
+      }
+    },
+
+    async saveState(threadId, state) {
+      const updated = await sql(
+        `UPDATE threads SET "values" = $2::jsonb, interrupts = $3::jsonb, updated_at = now(),
+           status = CASE WHEN status = 'busy' THEN status ELSE COALESCE($4, status) END
+         WHERE thread_id = $1::uuid`,
+        threadId,
+        json(state.values),
+        json(state.interrupts),
+        state.status ?? null,
+      );
+      if (updated === 0) throw notFound(threadId);
+    },
+  };
+}
