@@ -1,7 +1,20 @@
 import type { Express } from 'express';
+import type { AssistantRepository } from '@platform/agent-server-assistants';
+import type { CronRepository } from '@platform/agent-server-crons';
+import type { GraphRegistry } from '@platform/agent-server-graphs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { PrismaStore } from '@platform/agent-server-store';
+import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { createHttpApp, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { assistantThreadsDeleter } from './http/assistant-threads';
+import { assistantsRoutes } from './http/assistants.routes';
+import { cronsRoutes } from './http/crons.routes';
+import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
+import { runsRoutes } from './http/runs.routes';
+import { storeRoutes } from './http/store.routes';
+import { threadsRoutes } from './http/threads.routes';
 
 export interface AgentServerDeps {
   logger: Logger;
@@ -9,6 +22,15 @@ export interface AgentServerDeps {
   version: string;
   deploymentId?: string;
   readiness?: Record<string, ReadinessCheck>;
+  registry: GraphRegistry;
+  assistants: AssistantRepository;
+  threads: { threads: ThreadRepository; state: ThreadStateService };
+  runs: RunService;
+  store: PrismaStore;
+  crons: CronRepository;
+  streaming: { sseHeartbeatMs: number; waitKeepAliveMs: number };
+  /** Runs are traced to a LangSmith-compatible endpoint. */
+  tracing: boolean;
 }
 
 export function createAgentServerApp(deps: AgentServerDeps): Express {
@@ -16,9 +38,23 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     service: 'agent-server',
     logger: deps.logger,
     readiness: deps.readiness,
-    identity: { secret: deps.internalSecret },
+    identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
     routes: (app) => {
-      app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId }));
+      app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
+      // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
+      // Then runs, the hot path (express tries routers in order).
+      app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants }));
+      app.use(runsRoutes({ runs: deps.runs, ...deps.streaming }));
+      app.use(storeRoutes({ store: deps.store }));
+      app.use(threadsRoutes(deps.threads));
+      app.use(
+        assistantsRoutes({
+          assistants: deps.assistants,
+          registry: deps.registry,
+          deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
+        }),
+      );
+      app.use(docsRoutes({ version: deps.version }));
     },
   }).app;
 }

@@ -1,13 +1,58 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, flag, loadConfig, type Env } from '@platform/config';
+import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, url, type Env } from '@platform/config';
 
-const schema = z.object({
-  ...commonServiceEnv({ httpPort: 8185 }),
-  DATABASE_URL: databaseUrl(),
-  MIGRATE_ON_START: flag(false),
-  /** The deployment this instance serves (set by the control plane's driver). */
-  DEPLOYMENT_ID: z.string().optional(),
-});
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+const schema = z
+  .object({
+    ...commonServiceEnv({ httpPort: 8185 }),
+    DATABASE_URL: databaseUrl(),
+    MIGRATE_ON_START: flag(false),
+    /** Postgres connections of this replica (runs, checkpoints and requests share them). */
+    DATABASE_POOL_SIZE: positiveInt(10),
+    /** The deployment this instance serves (set by the control plane's driver). */
+    DEPLOYMENT_ID: z.string().optional(),
+    /** The deployment's langgraph.json (graphs, env, ...). */
+    LANGGRAPH_CONFIG_PATH: z.string().default('langgraph.json'),
+    /** JSON `{graph_id: {...config, context}}`: defaults of each graph's system assistant. */
+    LANGGRAPH_CONFIG: z.string().optional(),
+    /** Runs this replica executes at once. */
+    N_JOBS_PER_WORKER: positiveInt(10),
+    /** A running run's lease: a replica that stops heartbeating loses its runs after this long. */
+    RUN_LEASE: duration(30_000),
+    RUN_HEARTBEAT_INTERVAL: duration(10_000),
+    /** How often any replica looks for runs whose lease lapsed. */
+    RUN_SWEEP_INTERVAL: duration(5_000),
+    /** Claim without a NOTIFY at least this often (delayed runs, missed signals). */
+    RUN_POLL_INTERVAL: duration(2_000),
+    /** How often due crons are looked for. */
+    CRON_SCHEDULER_INTERVAL: duration(10_000),
+    /** Times a run may be started before a lost replica makes it fail. */
+    RUN_MAX_ATTEMPTS: positiveInt(3),
+    /** How long a run's events stay after it ended (resumable streams, late joins). */
+    RUN_EVENTS_RETENTION: duration(3_600_000),
+    RUN_EVENTS_RETENTION_SWEEP_INTERVAL: duration(60_000),
+    /** How long a run's events are batched before they are written. */
+    RUN_EVENTS_FLUSH_INTERVAL: duration(20),
+    /** On SIGTERM, how long runs get to reach a superstep boundary before they are handed back anyway. */
+    RUN_SHUTDOWN_GRACE: duration(10_000),
+    /** A `: heartbeat` on an idle SSE stream after this long. */
+    SSE_HEARTBEAT_INTERVAL: duration(5_000),
+    /** A newline on a wait/join without an answer yet after this long (keeps proxies from closing it). */
+    WAIT_KEEPALIVE_INTERVAL: duration(30_000),
+    LANGSMITH_TRACING: flag(false),
+    /** Where traces go: a LangSmith-compatible API (the platform's tracing service: `<gateway>/api/v1`). */
+    LANGSMITH_ENDPOINT: url(['http:', 'https:']).optional(),
+    LANGSMITH_API_KEY: z.string().optional(),
+    LANGSMITH_PROJECT: z.string().default('default'),
+    /** Sent as X-Tenant-Id with traces (for organisation-wide API keys). */
+    LANGSMITH_WORKSPACE_ID: z.string().optional(),
+  })
+  .superRefine((config, ctx) => {
+    if (config.LANGSMITH_TRACING && !config.LANGSMITH_ENDPOINT) {
+      ctx.addIssue({ code: 'custom', path: ['LANGSMITH_ENDPOINT'], message: 'is required when LANGSMITH_TRACING is true' });
+    }
+  });
 
 export type AgentServerConfig = z.infer<typeof schema>;
 

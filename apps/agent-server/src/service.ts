@@ -1,5 +1,12 @@
-import { serviceDataDir } from '@platform/config';
+import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
+import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
+import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
 import { openAgentServerDatabase } from '@platform/agent-server-data-access';
+import { createGraphRegistry, loadLangGraphProject } from '@platform/agent-server-graphs';
+import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
+import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
+import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
+import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createAgentServerApp } from './app';
@@ -8,21 +15,99 @@ import type { AgentServerConfig } from './config';
 export const AGENT_SERVER_VERSION = '0.1.0';
 
 export function openDatabase(config: AgentServerConfig, logger?: Logger) {
-  return openAgentServerDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'agent-server'), logger });
+  return openAgentServerDatabase({
+    url: config.DATABASE_URL,
+    dataDir: serviceDataDir(config.DATA_DIR, 'agent-server'),
+    poolSize: config.DATABASE_POOL_SIZE,
+    logger,
+  });
 }
 
+/**
+ * Starts in order: database → graphs (the deployment's langgraph.json) → system assistants → run workers → HTTP.
+ * Shutdown first stops the workers (runs go back to the queue at a superstep boundary, leases released, so
+ * another replica resumes them) and ends streams, then closes HTTP, then the database.
+ */
 export function startAgentServer(config: AgentServerConfig, logger: Logger): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
+
+    const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
+    for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
+    const checkpointer = new PrismaCheckpointSaver(db.prisma);
+    const storeSettings = parseStoreSettings(project.store);
+    if (storeSettings.indexRequested) logger.warn('langgraph.json store.index is set, but no embeddings are available: search queries are ignored');
+    const store = new PrismaStore(db.prisma, { ttl: storeSettings.ttl });
+    const registry = createGraphRegistry({ graphs: project.graphs, checkpointer, store });
+    const assistants = createAssistantRepository(db.prisma);
+    await syncSystemAssistants(assistants, registry, project.defaults);
+    logger.info({ graphs: registry.ids(), config: project.configPath }, 'graphs loaded');
+
+    const threads = createThreadRepository(db.prisma);
+    const state = createThreadStateService({ prisma: db.prisma, registry, checkpointer, threads });
+    const tracing =
+      config.LANGSMITH_TRACING && config.LANGSMITH_ENDPOINT
+        ? {
+            endpoint: config.LANGSMITH_ENDPOINT,
+            apiKey: config.LANGSMITH_API_KEY,
+            project: config.LANGSMITH_PROJECT,
+            workspaceId: config.LANGSMITH_WORKSPACE_ID,
+          }
+        : undefined;
+    const runs = createRunService({
+      sql: db.sql,
+      notifications: db.notifications,
+      registry,
+      checkpointer,
+      assistants,
+      logger,
+      settings: {
+        concurrency: config.N_JOBS_PER_WORKER,
+        leaseMs: config.RUN_LEASE,
+        heartbeatMs: config.RUN_HEARTBEAT_INTERVAL,
+        pollMs: config.RUN_POLL_INTERVAL,
+        sweepMs: config.RUN_SWEEP_INTERVAL,
+        maxAttempts: config.RUN_MAX_ATTEMPTS,
+        retentionMs: config.RUN_EVENTS_RETENTION,
+        retentionSweepMs: config.RUN_EVENTS_RETENTION_SWEEP_INTERVAL,
+        flushMs: config.RUN_EVENTS_FLUSH_INTERVAL,
+        shutdownGraceMs: config.RUN_SHUTDOWN_GRACE,
+      },
+      tracing,
+    });
+    await lifecycle.use('runs', runs.start(), () => runs.stop());
+    const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
+    lifecycle.onShutdown('store-sweeper', () => sweeper.stop());
+    const crons = createCronRepository(db.sql);
+    const cronScheduler = new CronScheduler({
+      crons,
+      logger,
+      intervalMs: config.CRON_SCHEDULER_INTERVAL,
+      createRun: (target, request) => runs.create(target, runCreateSchema.parse(request)),
+    });
+    cronScheduler.start();
+    // Registered after the runs: stops before them, so no firing creates a run on a stopping server.
+    lifecycle.onShutdown('crons', () => cronScheduler.stop());
+
     const app = createAgentServerApp({
       logger,
       internalSecret: config.INTERNAL_SECRET,
       version: AGENT_SERVER_VERSION,
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
+      registry,
+      assistants,
+      runs,
+      threads: { threads, state },
+      store,
+      crons,
+      streaming: { sseHeartbeatMs: config.SSE_HEARTBEAT_INTERVAL, waitKeepAliveMs: config.WAIT_KEEPALIVE_INTERVAL },
+      tracing: Boolean(tracing),
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
+    lifecycle.onShutdown('runs', () => runs.stop());
     return { name: 'agent-server', url: http.url };
   });
 }

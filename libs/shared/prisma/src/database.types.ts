@@ -17,8 +17,30 @@ export interface SqlSession extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
 }
 
+/** What `listen` calls back with. */
+export interface NotificationHandler {
+  /** One `NOTIFY channel, payload` (payload '' when none was given). */
+  onNotify(payload: string): void;
+  /**
+   * The listening connection was lost and is back: notifications sent meanwhile are gone, so a subscriber
+   * re-reads whatever state it follows.
+   */
+  onReconnect?(): void;
+}
+
+/** Postgres LISTEN/NOTIFY, on Postgres and PGlite alike. */
+export interface Notifications {
+  /**
+   * Subscribes to `channel` (a lower-case SQL identifier). Resolves once the LISTEN is in place; the returned
+   * function unsubscribes.
+   */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /** `pg_notify(channel, payload)` outside any transaction (inside one, run `SELECT pg_notify(...)` on it). */
+  notify(channel: string, payload: string): Promise<void>;
+}
+
 /** An open database: Postgres (through a pg pool) or PGlite (in-process). */
-export interface Database extends SqlSession {
+export interface Database extends SqlSession, Notifications {
   readonly kind: 'postgres' | 'pglite';
   /** The driver adapter for Prisma Client, sharing this database's connections. */
   readonly adapter: DriverAdapterFactory;

@@ -1,4 +1,4 @@
-export type { Database, DriverAdapterFactory, SqlRunner, SqlSession } from './database.types';
+export type { Database, DriverAdapterFactory, NotificationHandler, Notifications, SqlRunner, SqlSession } from './database.types';
 export { openDatabase, type OpenDatabaseOptions } from './open-database';
 export { migrate, type MigrationLogger } from './migration-runner';
 export { MigrationError } from './migration.error';

@@ -8,16 +8,18 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** PGlite's directory when no `url` is given (created if missing); `memory://` keeps it in memory. */
   dataDir: string;
+  /** Connections in the Postgres pool (default 10, pg's default). */
+  poolSize?: number;
 }
 
 /**
  * Opens the database of a service: Postgres when a URL is given, else embedded PGlite.
  * Both expose the same Prisma adapter and raw SQL helpers, so the same code (and migrations) run on either.
  */
-export async function openDatabase({ url, dataDir }: OpenDatabaseOptions): Promise<Database> {
+export async function openDatabase({ url, dataDir, poolSize }: OpenDatabaseOptions): Promise<Database> {
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('database url must start with postgres:// or postgresql://');
-    return openPostgresDatabase(url);
+    return openPostgresDatabase(url, { poolSize });
   }
   return openPgliteDatabase(dataDir);
 }

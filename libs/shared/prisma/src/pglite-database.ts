@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Database, SqlRunner } from './database.types';
 import { createPgliteAdapter } from './pglite-adapter';
+import { checkedChannel } from './notification-channel';
 
 function runner(client: PGlite | Transaction): SqlRunner {
   return {
@@ -32,6 +33,16 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
       const run = queue.then(() => fn(self));
       queue = run.catch(() => undefined);
       return run;
+    },
+    // PGlite delivers NOTIFY to listeners of the same instance; there is no connection to lose.
+    listen: async (channel, handler) => {
+      const unlisten = await pglite.listen(checkedChannel(channel), (payload) => handler.onNotify(payload ?? ''));
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
+    notify: async (channel, payload) => {
+      await pglite.query('SELECT pg_notify($1, $2)', [checkedChannel(channel), payload]);
     },
     close: async () => {
       if (!pglite.closed) await pglite.close();

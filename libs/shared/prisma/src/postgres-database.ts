@@ -1,6 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Database, SqlRunner, SqlSession } from './database.types';
+import { checkedChannel } from './notification-channel';
+import { PostgresListener } from './postgres-listener';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -45,10 +47,12 @@ function session(client: pg.PoolClient): SqlSession {
 }
 
 /** Opens a Postgres database through one pg pool, shared by Prisma (via the adapter) and raw SQL. */
-export function openPostgresDatabase(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url });
+export function openPostgresDatabase(url: string, options: { poolSize?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, ...(options.poolSize ? { max: options.poolSize } : {}) });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // LISTEN needs a connection of its own; it is opened on the first listen().
+  const listener = new PostgresListener(url);
   let closed = false;
   return {
     kind: 'postgres',
@@ -56,9 +60,14 @@ export function openPostgresDatabase(url: string): Database {
     ...runner(pool),
     transaction: (fn) => withClient(pool, (client) => inTransaction(client, fn)),
     withSession: (fn) => withClient(pool, (client) => fn(session(client))),
+    listen: (channel, handler) => listener.listen(channel, handler),
+    notify: async (channel, payload) => {
+      await pool.query('SELECT pg_notify($1, $2)', [checkedChannel(channel), payload]);
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      await listener.close();
       await pool.end();
     },
   };

@@ -1,4 +1,4 @@
-import type { Database } from './database.types';
+import type { Database, Notifications, SqlSession } from './database.types';
 import { migrate, type MigrationLogger } from './migration-runner';
 import { openDatabase, type OpenDatabaseOptions } from './open-database';
 import { createPrismaClient, type PrismaClientClass } from './prisma-client.factory';
@@ -13,6 +13,13 @@ export interface ServiceDatabaseOptions extends OpenDatabaseOptions {
 export interface ServiceDatabase<Client> {
   readonly kind: Database['kind'];
   readonly prisma: Client;
+  /**
+   * Raw SQL on the same connections as `prisma`, for hot paths and statements Prisma's API cannot express
+   * (`FOR UPDATE SKIP LOCKED`, data-modifying CTEs); repositories are still the only code that uses it.
+   */
+  readonly sql: SqlSession;
+  /** LISTEN/NOTIFY on this database (a dedicated connection on Postgres). */
+  readonly notifications: Notifications;
   /** Applies pending migrations; returns their names. */
   migrate(): Promise<string[]>;
   /** True when the database answers `SELECT 1`; for `/ready`. */
@@ -35,6 +42,8 @@ export async function openServiceDatabase<Client extends { $disconnect(): Promis
   return {
     kind: db.kind,
     prisma,
+    sql: { exec: db.exec, query: db.query, transaction: db.transaction },
+    notifications: { listen: db.listen, notify: db.notify },
     migrate: () => migrate(db, migrationsDir, logger),
     ready: async () => {
       try {

@@ -25,6 +25,8 @@ export interface LangGraphProject {
   env: Record<string, string>;
   /** Per-graph defaults for system assistants (`LANGGRAPH_CONFIG`). */
   defaults: Record<string, GraphDefaults>;
+  /** The `store` section (`{index, ttl}`), unparsed: the store reads it. */
+  store?: unknown;
   /** Things worth logging that did not stop the load. */
   warnings: string[];
 }
@@ -128,5 +130,5 @@ export async function loadLangGraphProject(configPath: string, options: LoadLang
   for (const graphId of Object.keys(defaults)) {
     if (!graphs[graphId]) warnings.push(`LANGGRAPH_CONFIG names graph '${graphId}', which langgraph.json does not define`);
   }
-  return { configPath: absolute, dir, graphs, env, defaults, warnings };
+  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, warnings };
 }

@@ -1,0 +1,185 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import {
+  cancelManyBodySchema,
+  cancelManyQuerySchema,
+  cancelQuerySchema,
+  joinQuerySchema,
+  joinStreamQuerySchema,
+  listRunsQuerySchema,
+  runBatchSchema,
+  runCreateSchema,
+  toRun,
+  type RunCreateRequest,
+  type RunRecord,
+  type RunService,
+  type StreamMode,
+} from '@platform/agent-server-runs';
+import { parseRequest } from '@platform/http-server';
+import { isUuid } from '@platform/ids';
+import { eventInModes, jsonWhenDone, resumeFrom, runLocations, streamRun, threadResumeFrom } from './run-responses';
+import { SseWriter } from './sse';
+
+export interface RunsRoutesDeps {
+  runs: RunService;
+  /** A `: heartbeat` comment after this long without an event. */
+  sseHeartbeatMs: number;
+  /** A newline after this long while a wait or join has no answer yet. */
+  waitKeepAliveMs: number;
+}
+
+const uuid = z.string().refine(isUuid, 'Input should be a valid UUID');
+const threadPath = z.object({ thread_id: uuid });
+const runPath = z.object({ thread_id: uuid, run_id: uuid });
+const statelessRunPath = z.object({ run_id: uuid });
+
+const modesOf = (value: StreamMode | StreamMode[] | undefined) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+
+/**
+ * Thread runs and stateless runs: create (background, `/stream`, `/wait`, `/batch`), list, get, delete, join,
+ * join the stream (`Last-Event-ID`), cancel one or many.
+ */
+export function runsRoutes(deps: RunsRoutesDeps): Router {
+  const { runs } = deps;
+  const router = Router();
+
+  const create = async (threadId: string | null, body: unknown) => {
+    const request: RunCreateRequest = parseRequest(runCreateSchema, body ?? {});
+    return { request, run: await runs.create({ threadId }, request) };
+  };
+
+  const cancelOnClose = (res: Response, run: RunRecord, enabled: boolean) => {
+    if (!enabled) return;
+    res.on('close', () => {
+      if (!res.writableFinished) runs.cancel(run.thread_id, run.run_id, { action: 'interrupt' }).catch(() => undefined);
+    });
+  };
+
+  const background = (stateless: boolean) => async (req: Request, res: Response) => {
+    const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
+    const { run } = await create(threadId, req.body);
+    res.set(runLocations(run.thread_id, run.run_id, stateless)).json(toRun(run));
+  };
+
+  const stream = (stateless: boolean) => async (req: Request, res: Response) => {
+    const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
+    const { request, run } = await create(threadId, req.body);
+    await streamRun(res, {
+      runs,
+      runId: run.run_id,
+      threadId: run.thread_id,
+      from: -1,
+      heartbeatMs: deps.sseHeartbeatMs,
+      headers: runLocations(run.thread_id, run.run_id, stateless),
+      cancelOnDisconnect: request.on_disconnect === 'cancel',
+    });
+  };
+
+  const wait = (stateless: boolean) => async (req: Request, res: Response) => {
+    const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
+    const { request, run } = await create(threadId, req.body);
+    res.set(runLocations(run.thread_id, run.run_id, stateless));
+    cancelOnClose(res, run, request.on_disconnect === 'cancel');
+    await jsonWhenDone(res, runs.output(run, { fresh: true }), deps.waitKeepAliveMs);
+  };
+
+  router.post('/threads/:thread_id/runs', background(false));
+  router.post('/threads/:thread_id/runs/stream', stream(false));
+  router.post('/threads/:thread_id/runs/wait', wait(false));
+  router.post('/runs', background(true));
+  router.post('/runs/stream', stream(true));
+  router.post('/runs/wait', wait(true));
+
+  router.post('/runs/batch', async (req, res) => {
+    const requests = parseRequest(runBatchSchema, req.body);
+    const created: RunRecord[] = [];
+    for (const request of requests) created.push(await runs.create({ threadId: null }, request));
+    res.json(created.map(toRun));
+  });
+
+  router.post('/runs/cancel', async (req, res) => {
+    const { action } = parseRequest(cancelManyQuerySchema, req.query, 'query');
+    const body = parseRequest(cancelManyBodySchema, req.body ?? {});
+    await runs.cancelMany(
+      { threadId: body.thread_id ?? undefined, runIds: body.run_ids ?? undefined, status: body.status ?? undefined },
+      action,
+    );
+    res.status(204).end();
+  });
+
+  router.get('/threads/:thread_id/runs', async (req, res) => {
+    const { thread_id } = parseRequest(threadPath, req.params, 'path');
+    const query = parseRequest(listRunsQuerySchema, req.query, 'query');
+    const list = await runs.list(thread_id, { limit: query.limit, offset: query.offset, status: query.status });
+    res.json(list.map(toRun));
+  });
+
+  router.get('/threads/:thread_id/runs/:run_id', async (req, res) => {
+    const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
+    res.json(toRun(await runs.get(thread_id, run_id)));
+  });
+
+  router.delete('/threads/:thread_id/runs/:run_id', async (req, res) => {
+    const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
+    await runs.delete(thread_id, run_id);
+    res.status(204).end();
+  });
+
+  router.get('/threads/:thread_id/runs/:run_id/join', async (req, res) => {
+    const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
+    const { cancel_on_disconnect } = parseRequest(joinQuerySchema, req.query, 'query');
+    const run = await runs.get(thread_id, run_id);
+    cancelOnClose(res, run, cancel_on_disconnect);
+    await jsonWhenDone(res, runs.output(run), deps.waitKeepAliveMs);
+  });
+
+  const joinStream = (stateless: boolean) => async (req: Request, res: Response) => {
+    const run = stateless
+      ? await runs.getById(parseRequest(statelessRunPath, req.params, 'path').run_id)
+      : await (async () => {
+          const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
+          return runs.get(thread_id, run_id);
+        })();
+    const query = parseRequest(joinStreamQuerySchema, req.query, 'query');
+    await streamRun(res, {
+      runs,
+      runId: run.run_id,
+      threadId: run.thread_id,
+      from: resumeFrom(req),
+      heartbeatMs: deps.sseHeartbeatMs,
+      headers: runLocations(run.thread_id, run.run_id, stateless),
+      modes: modesOf(query.stream_mode),
+      cancelOnDisconnect: query.cancel_on_disconnect,
+    });
+  };
+  router.get('/threads/:thread_id/runs/:run_id/stream', joinStream(false));
+  router.get('/runs/:run_id/stream', joinStream(true));
+
+  // Every run of a thread, one after another, as they come; ids are `<run_id>:<seq>` so Last-Event-ID resumes.
+  router.get('/threads/:thread_id/stream', async (req, res) => {
+    const { thread_id } = parseRequest(threadPath, req.params, 'path');
+    const query = parseRequest(joinStreamQuerySchema, req.query, 'query');
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const events = await runs.streamThread(thread_id, threadResumeFrom(req), controller.signal);
+    const modes = modesOf(query.stream_mode);
+    const sse = new SseWriter(res, deps.sseHeartbeatMs);
+    sse.open({ Location: `/threads/${thread_id}/stream` });
+    try {
+      for await (const { runId, event } of events) {
+        if (eventInModes(event.event, modes)) await sse.send({ event: event.event, data: event.data, id: `${runId}:${event.seq}` });
+      }
+    } finally {
+      sse.end();
+    }
+  });
+
+  router.post('/threads/:thread_id/runs/:run_id/cancel', async (req, res) => {
+    const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
+    const { wait, action } = parseRequest(cancelQuerySchema, req.query, 'query');
+    await runs.cancel(thread_id, run_id, { action, wait });
+    res.status(wait ? 204 : 202).end();
+  });
+
+  return router;
+}

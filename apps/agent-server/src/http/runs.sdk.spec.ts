@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@langchain/langgraph-sdk';
+import type { RunningService } from '@platform/http-server';
+import { signIdentity } from '@platform/identity';
+import { silentLogger } from '@platform/logging';
+import { createTestDatabase, type TestDatabase } from '@platform/testing';
+import { loadAgentServerConfig } from '../config';
+import { startAgentServer } from '../service';
+
+// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
+jest.setTimeout(90_000);
+
+const SECRET = 'runs-sdk-secret-0123456789';
+const FIXTURES = path.resolve(__dirname, '../../e2e/fixtures/langgraph.json');
+
+type Chunk = { event: string; data: unknown; id?: string };
+const message = (content: string) => ({ messages: [{ role: 'user', content }] });
+const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] }).messages ?? []).map((m) => m.content);
+const slow = (ms: number) => ({ configurable: { delay_ms: ms } });
+
+async function collect(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
+  const out: Chunk[] = [];
+  for await (const chunk of stream) out.push(chunk);
+  return out;
+}
+
+/**
+ * The whole agent server (runs, threads, assistants) on a database of its own — Postgres with DATABASE_URL, else
+ * embedded PGlite — driven by the official SDK with gateway-signed headers. The end-to-end suites repeat these
+ * through the gateway, with replicas, on Postgres.
+ */
+describe('runs through the official SDK (one server, Postgres or PGlite)', () => {
+  let database: TestDatabase;
+  let server: RunningService;
+  let client: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startAgentServer(
+      loadAgentServerConfig({
+        INTERNAL_SECRET: SECRET,
+        DATABASE_URL: database.url,
+        DATA_DIR: 'memory://',
+        MIGRATE_ON_START: 'true',
+        PORT: '0',
+        LANGGRAPH_CONFIG_PATH: FIXTURES,
+        LOG_LEVEL: 'silent',
+        SSE_HEARTBEAT_INTERVAL: '200ms',
+      }),
+      silentLogger,
+    );
+    const requestId = randomUUID();
+    const identity = signIdentity(SECRET, { tenantId: randomUUID(), organizationId: 'org', subject: 'sdk' }, requestId);
+    client = new Client({ apiUrl: server.url, apiKey: null, defaultHeaders: { 'x-request-id': requestId, ...identity }, callerOptions: { maxRetries: 0 } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('waits on stateless and thread runs and streams several modes with numbered events', async () => {
+    expect(contents(await client.runs.wait(null, 'slow', { input: message('solo'), config: slow(1) }))).toEqual(['solo', 'step 1', 'step 2', 'step 3']);
+    const thread = await client.threads.create();
+    const chunks = await collect(client.runs.stream(thread.thread_id, 'progress', { input: message('go'), streamMode: ['updates', 'custom'] }));
+    expect(chunks.map((c) => c.event)).toEqual(['metadata', 'custom', 'custom', 'custom', 'updates']);
+    expect(chunks.map((c) => c.id)).toEqual(['0', '1', '2', '3', '4']);
+    expect(await client.threads.get(thread.thread_id)).toMatchObject({ status: 'idle', metadata: { graph_id: 'progress' } });
+  });
+
+  it('queues runs of a thread in arrival order (enqueue) and the state holds every message in order', async () => {
+    const thread = await client.threads.create();
+    const runs = [];
+    for (const text of ['a', 'b', 'c']) runs.push(await client.runs.create(thread.thread_id, 'slow', { input: message(text), config: slow(20) }));
+    await client.runs.join(thread.thread_id, runs[2].run_id);
+    const steps = ['step 1', 'step 2', 'step 3'];
+    expect(contents((await client.threads.getState(thread.thread_id)).values)).toEqual(['a', ...steps, 'b', ...steps, 'c', ...steps]);
+  });
+
+  it('stops on interrupt() and resumes with a command', async () => {
+    const thread = await client.threads.create();
+    const paused = (await client.runs.wait(thread.thread_id, 'approval', { input: message('ship?') })) as Record<string, unknown>;
+    expect(paused['__interrupt__']).toEqual([expect.objectContaining({ value: { question: 'Approve?' } })]);
+    expect((await client.threads.get(thread.thread_id)).status).toBe('interrupted');
+    expect(contents(await client.runs.wait(thread.thread_id, 'approval', { command: { resume: 'no' } }))).toEqual(['ship?', 'answer: no']);
+  });
+
+  it('rolls back an executing run without a trace, and cancels with interrupt', async () => {
+    const thread = await client.threads.create();
+    const doomed = await client.runs.create(thread.thread_id, 'slow', { input: message('doomed'), config: slow(250) });
+    const deadline = Date.now() + 10_000;
+    while (!contents((await client.threads.getState(thread.thread_id)).values).includes('step 1') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const winner = await client.runs.create(thread.thread_id, 'slow', { input: message('winner'), config: slow(1), multitaskStrategy: 'rollback' });
+    await client.runs.join(thread.thread_id, winner.run_id);
+    await expect(client.runs.get(thread.thread_id, doomed.run_id)).rejects.toMatchObject({ status: 404 });
+    expect(JSON.stringify(await client.threads.getHistory(thread.thread_id, { limit: 50 }))).not.toContain('doomed');
+
+    const stopped = await client.runs.create(thread.thread_id, 'slow', { input: message('stop'), config: slow(500) });
+    await client.runs.cancel(thread.thread_id, stopped.run_id, true);
+    expect((await client.runs.get(thread.thread_id, stopped.run_id)).status).toBe('interrupted');
+  });
+
+  it('replays a run from Last-Event-ID', async () => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, 'slow', { input: message('again'), config: slow(1), streamMode: 'updates' });
+    await client.runs.join(thread.thread_id, run.run_id);
+    const all = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1' }));
+    expect(all.map((c) => `${c.id}:${c.event}`)).toEqual(['0:metadata', '1:updates', '2:updates', '3:updates']);
+    const tail = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '1' }));
+    expect(tail.map((c) => c.id)).toEqual(['2', '3']);
+  });
+});

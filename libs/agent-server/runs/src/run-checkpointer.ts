@@ -1,0 +1,82 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  type PendingWrite,
+  WRITES_IDX_MAP,
+} from '@langchain/langgraph-checkpoint';
+import type { CheckpointKeys } from './run-queue.repository';
+
+const location = (config: RunnableConfig) => ({
+  threadId: String(config.configurable?.['thread_id'] ?? ''),
+  ns: String(config.configurable?.['checkpoint_ns'] ?? ''),
+  checkpointId: String(config.configurable?.['checkpoint_id'] ?? ''),
+});
+
+/**
+ * The server's checkpointer as one run sees it: every checkpoint it writes carries the run id in its metadata
+ * (a retry on another replica resumes from it; a rollback whose replica died finds it), and every row it writes is
+ * remembered, so a rollback deletes exactly those. Reads and everything else go straight to the saver.
+ */
+export class RunCheckpointer extends BaseCheckpointSaver {
+  private readonly keys: CheckpointKeys = { checkpoints: [], writes: [], blobs: [] };
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly saver: BaseCheckpointSaver,
+    private readonly runId: string,
+  ) {
+    super(saver.serde);
+  }
+
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.saver.getTuple(config);
+  }
+
+  override list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    return this.saver.list(config, options);
+  }
+
+  override put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    const { ns } = location(config);
+    this.keys.checkpoints.push({ ns, id: checkpoint.id });
+    for (const [channel, version] of Object.entries(newVersions)) this.keys.blobs.push({ ns, channel, version: String(version) });
+    const tagged = { ...metadata, run_id: this.runId } as CheckpointMetadata;
+    return this.track(this.saver.put(config, checkpoint, tagged, newVersions));
+  }
+
+  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    const { ns, checkpointId } = location(config);
+    writes.forEach(([channel], i) => this.keys.writes.push({ ns, checkpointId, taskId, idx: (WRITES_IDX_MAP as Record<string, number>)[channel] ?? i }));
+    return this.track(this.saver.putWrites(config, writes, taskId, taskPath));
+  }
+
+  override deleteThread(threadId: string): Promise<void> {
+    return this.saver.deleteThread(threadId);
+  }
+
+  override getNextVersion(current: number | undefined): number {
+    return this.saver.getNextVersion(current);
+  }
+
+  /** Waits until no write of this run is in flight (an aborted graph may leave some behind). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** What this run wrote so far. */
+  written(): CheckpointKeys {
+    return this.keys;
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.inFlight.add(promise);
+    const done = () => this.inFlight.delete(promise);
+    promise.then(done, done);
+    return promise;
+  }
+}

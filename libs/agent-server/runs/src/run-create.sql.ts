@@ -1,0 +1,147 @@
+import { ConflictError, NotFoundError } from '@platform/errors';
+import type { SqlRunner, SqlSession } from '@platform/prisma';
+import type { MultitaskStrategy, RunKwargs, RunRecord } from './run';
+import { cancelRuns, type InflightRun } from './run-cancel.sql';
+import { RUN_CHANNELS } from './run-channels';
+import { msInterval } from './run-rows';
+
+export interface NewRun {
+  runId: string;
+  threadId: string;
+  assistantId: string;
+  graphId: string;
+  metadata: Record<string, unknown>;
+  kwargs: RunKwargs;
+  multitaskStrategy: MultitaskStrategy;
+  afterMs: number;
+  /**
+   * `new`: a stateless run's thread, made with the run; `existing`: the thread must exist (404 otherwise);
+   * `create`: made when missing (`if_not_exists: create`).
+   */
+  thread: 'new' | 'existing' | 'create';
+  /** Whether the thread is deleted when the run ends (stateless, `on_completion: delete`). */
+  temporaryThread: boolean;
+  /** Start the run at once, leased to this replica, when nothing runs on the thread and it is not delayed. */
+  startAs?: { owner: string; leaseMs: number };
+}
+
+export interface CreatedRun {
+  run: RunRecord;
+  /** True when the run was inserted as running, leased to `startAs.owner`. */
+  started: boolean;
+  /** Pending behind another run of its thread: whoever ends that one claims it (no queue signal needed). */
+  behindThread: boolean;
+}
+
+export const THREAD_BUSY_MESSAGE = 'Thread is already running a task. Wait for it to finish or choose a different multitask strategy.';
+
+const INSERT_COLUMNS = `run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy, available_at, attempt,
+  lease_owner, lease_expires_at, started_at, temporary_thread, created_at, updated_at`;
+
+// created_at is clock_timestamp(): taken after the thread lock, so runs of one thread are stamped in arrival order.
+const INSERT_VALUES = `$1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb, $6::jsonb, $7, now() + ${msInterval(8)}, $9::int,
+  $10::text, CASE WHEN $10::text IS NULL THEN NULL ELSE now() + ${msInterval(11)} END,
+  CASE WHEN $10::text IS NULL THEN NULL ELSE now() END, $12::boolean, clock_timestamp(), clock_timestamp()`;
+
+function insertParams(run: NewRun, started: boolean): unknown[] {
+  return [
+    run.runId,
+    run.threadId,
+    run.assistantId,
+    started ? 'running' : 'pending',
+    JSON.stringify(run.metadata),
+    JSON.stringify(run.kwargs),
+    run.multitaskStrategy,
+    run.afterMs,
+    started ? 1 : 0,
+    started ? (run.startAs?.owner ?? null) : null,
+    run.startAs?.leaseMs ?? 0,
+    run.temporaryThread,
+  ];
+}
+
+const threadMetadata = (run: NewRun) => JSON.stringify({ graph_id: run.graphId, assistant_id: run.assistantId });
+
+// Only what the database decided comes back; the rest is the caller's (no need to ship kwargs back and parse them).
+const RETURNED = 'created_at, updated_at, status, attempt, lease_owner, started_at';
+type Returned = { created_at: Date; updated_at: Date; status: string; attempt: number; lease_owner: string | null; started_at: Date | null };
+
+function record(run: NewRun, row: Returned): RunRecord {
+  return {
+    run_id: run.runId,
+    thread_id: run.threadId,
+    assistant_id: run.assistantId,
+    created_at: new Date(row.created_at),
+    updated_at: new Date(row.updated_at),
+    status: row.status as RunRecord['status'],
+    metadata: run.metadata,
+    kwargs: run.kwargs,
+    multitask_strategy: run.multitaskStrategy,
+    attempt: Number(row.attempt),
+    lease_owner: row.lease_owner,
+    temporary_thread: run.temporaryThread,
+    cancel_action: null,
+    started_at: row.started_at === null ? null : new Date(row.started_at),
+    ended_at: null,
+  };
+}
+
+/** A stateless run: its thread is new, so there is nothing to lock or to double-text; one statement. */
+async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolean): Promise<RunRecord> {
+  // A queued run wakes the replicas' claimers (NOTIFY in the same statement: one round trip either way).
+  const [row] = await sql.query<Returned>(
+    `WITH t AS (INSERT INTO threads (thread_id, metadata, status) VALUES ($2::uuid, $13::jsonb, 'busy') RETURNING thread_id),
+     n AS (SELECT pg_notify($14, '') WHERE $4 = 'pending'),
+     ins AS (INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED})
+     SELECT ins.*, (SELECT count(*) FROM n) AS notified FROM ins`,
+    [...insertParams(run, started), threadMetadata(run), RUN_CHANNELS.queue],
+  );
+  return record(run, row);
+}
+
+async function lockThread(tx: SqlRunner, run: NewRun): Promise<void> {
+  const lock = () => tx.query(`SELECT thread_id FROM threads WHERE thread_id = $1::uuid FOR UPDATE`, [run.threadId]);
+  if ((await lock()).length > 0) return;
+  if (run.thread !== 'create') throw new NotFoundError(`Thread '${run.threadId}' not found`);
+  await tx.query(`INSERT INTO threads (thread_id, metadata) VALUES ($1::uuid, $2::jsonb) ON CONFLICT (thread_id) DO NOTHING`, [
+    run.threadId,
+    threadMetadata(run),
+  ]);
+  await lock();
+}
+
+/**
+ * Inserts a run, applying its multitask strategy to the thread's pending and running runs in the same
+ * transaction (the thread row is locked, so concurrent creations on one thread are serialised in arrival order).
+ */
+export async function insertRun(sql: SqlSession, run: NewRun): Promise<CreatedRun> {
+  const canStart = Boolean(run.startAs) && run.afterMs <= 0;
+  if (run.thread === 'new') {
+    return { run: await insertWithNewThread(sql, run, canStart), started: canStart, behindThread: false };
+  }
+  return sql.transaction(async (tx) => {
+    await lockThread(tx, run);
+    let inflight = await tx.query<InflightRun>(
+      `SELECT run_id::text AS run_id, thread_id::text AS thread_id, status FROM runs
+       WHERE thread_id = $1::uuid AND status IN ('pending', 'running') ORDER BY created_at, run_id`,
+      [run.threadId],
+    );
+    if (inflight.length > 0) {
+      if (run.multitaskStrategy === 'reject') throw new ConflictError(THREAD_BUSY_MESSAGE);
+      if (run.multitaskStrategy === 'interrupt' || run.multitaskStrategy === 'rollback') {
+        await cancelRuns(tx, inflight, run.multitaskStrategy);
+        inflight = inflight.filter((other) => other.status === 'running');
+      }
+    }
+    const started = canStart && inflight.length === 0;
+    const [row] = await tx.query<Returned>(
+      `WITH t AS (UPDATE threads SET status = 'busy', metadata = metadata || $13::jsonb, updated_at = now()
+                  WHERE thread_id = $2::uuid RETURNING thread_id)
+       INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED}`,
+      [...insertParams(run, started), threadMetadata(run)],
+    );
+    const behindThread = inflight.length > 0;
+    if (!started && !behindThread) await tx.query(`SELECT pg_notify($1, '')`, [RUN_CHANNELS.queue]);
+    return { run: record(run, row), started, behindThread };
+  });
+}

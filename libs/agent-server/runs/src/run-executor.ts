@@ -1,0 +1,253 @@
+import { isGraphDrained, type BaseCheckpointSaver, type RunControl } from '@langchain/langgraph';
+import { serializeJson, toJsonValue, type AgentGraph, type GraphRegistry } from '@platform/agent-server-graphs';
+import type { Logger } from '@platform/logging';
+import { toRun, type RunRecord, type RunStatus } from './run';
+import { RunCheckpointer } from './run-checkpointer';
+import type { RunEventRepository } from './run-events.repository';
+import { graphStreamOptions, runSaver, withoutCheckpointer } from './run-graph-options';
+import { graphEvents } from './run-graph-stream';
+import { toCommand } from './run-input';
+import type { RunQueueRepository } from './run-queue.repository';
+import type { RunEventLog } from './run-event-log';
+import type { RunStreamHub } from './run-stream-hub';
+import type { RunTracing } from './run-tracing';
+import { readThreadState, type CachedThreadState } from './run-thread-state';
+import type { WebhookSender } from './run-webhook';
+import { StreamMapper } from './stream-mapper';
+
+/** Why a run's AbortSignal fired. */
+export type AbortReason = 'interrupt' | 'rollback' | 'shutdown' | 'lost';
+
+/** A run this replica holds the lease of. */
+export interface ActiveRun {
+  run: RunRecord;
+  signal: AbortSignal;
+  control: RunControl;
+  /** How many queued runs the replica wants to take on when this one ends (claimed in the same statement). */
+  claimOnEnd?: () => number;
+}
+
+/** What ending a run left for the replica: runs waiting on its thread, and runs claimed for it meanwhile. */
+export interface RunExit {
+  waiting: number;
+  claimed: RunRecord[];
+}
+
+const NOTHING: RunExit = { waiting: 0, claimed: [] };
+
+export interface RunExecutorDeps {
+  registry: GraphRegistry;
+  checkpointer: BaseCheckpointSaver;
+  queue: RunQueueRepository;
+  events: RunEventRepository;
+  hub: RunStreamHub;
+  owner: string;
+  /** The lease runs claimed when a run ends get. */
+  leaseMs: number;
+  logger: Logger;
+  tracing?: RunTracing;
+  webhook?: WebhookSender;
+}
+
+type Outcome =
+  | { kind: 'ended'; status: Exclude<RunStatus, 'pending' | 'running'>; error?: { error: string; message: string } }
+  | { kind: 'rollback' }
+  | { kind: 'handed-back' }
+  | { kind: 'lost' };
+
+const errorRecord = (err: unknown) => ({
+  error: err instanceof Error ? err.name : 'Error',
+  message: err instanceof Error ? err.message : String(err),
+});
+
+const FINISH_RETRIES_MS = [200, 1_000, 3_000];
+
+/**
+ * Executes one claimed run: streams the graph with the run's modes into its event log, then records how it
+ * ended (run status and output, thread status and cached state) in one statement, or hands it back, or
+ * deletes it (rollback).
+ */
+export class RunExecutor {
+  constructor(private readonly deps: RunExecutorDeps) {}
+
+  /** Executes the run to its end here; says what the replica should do next (claim, launch what it claimed). */
+  async execute(active: ActiveRun): Promise<RunExit> {
+    const { run } = active;
+    const started = Date.now();
+    const firstSeq = run.attempt > 1 ? await this.deps.events.nextSeq(run.run_id) : 0;
+    const log = this.deps.hub.openLog(run.run_id, firstSeq, run.thread_id);
+    try {
+      return await this.executeWith(active, log, started);
+    } finally {
+      // Whatever went wrong, readers here must not wait on a log nobody writes: the run itself will be swept.
+      if (this.deps.hub.localLog(run.run_id) === log) this.deps.hub.closeLog(log, undefined);
+    }
+  }
+
+  private async executeWith(active: ActiveRun, log: RunEventLog, started: number): Promise<RunExit> {
+    const { run, signal, control } = active;
+    const { kwargs } = run;
+    log.append('metadata', { run_id: run.run_id, attempt: run.attempt });
+    const saver = runSaver(run, this.deps.checkpointer);
+    const mapper = new StreamMapper(kwargs.stream_mode);
+    const graphId = String(kwargs.config.configurable['graph_id']);
+    let graph: AgentGraph | undefined;
+    let outcome: Outcome;
+    let lastValuesJson: string | undefined;
+    try {
+      graph = await this.deps.registry.get(graphId, kwargs.config);
+      if (!saver) graph = withoutCheckpointer(graph);
+      const { input, resuming } = await this.input(run);
+      const options = graphStreamOptions({ run, saver, mapper, signal, control, resuming, tracing: this.deps.tracing });
+      for await (const event of graphEvents(graph, input, options, mapper, kwargs.stream_mode.includes('events'))) {
+        const stored = log.append(event.event, event.data);
+        // The root values event is the state the run ends with: keep its JSON rather than serialise it again.
+        if (event.event === 'values' && event.data === mapper.lastValues) lastValuesJson = stored.data;
+      }
+      outcome = { kind: 'ended', status: 'success' };
+    } catch (err) {
+      const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
+      if (isGraphDrained(err) || reason === 'shutdown') outcome = { kind: 'handed-back' };
+      else if (reason === 'lost') outcome = { kind: 'lost' };
+      else if (reason === 'rollback') outcome = { kind: 'rollback' };
+      else if (reason === 'interrupt') outcome = { kind: 'ended', status: 'interrupted' };
+      else {
+        const error = errorRecord(err);
+        log.append('error', error);
+        outcome = { kind: 'ended', status: 'error', error };
+        this.deps.logger.warn({ err, run_id: run.run_id, thread_id: run.thread_id, attempt: run.attempt }, 'run failed');
+      }
+    }
+    if (this.deps.tracing) await this.deps.tracing.flush().catch((err: unknown) => this.deps.logger.warn({ err }, 'flushing traces failed'));
+    if (saver instanceof RunCheckpointer) await saver.settled();
+
+    switch (outcome.kind) {
+      case 'lost':
+        // Another replica holds the run now (or it was deleted): leave everything to it.
+        await log.drain();
+        this.deps.hub.closeLog(log, undefined);
+        return NOTHING;
+      case 'handed-back':
+        await this.retrying(run, async () => this.deps.queue.release(run.run_id, this.deps.owner, await log.drain()));
+        this.deps.hub.closeLog(log, undefined);
+        this.deps.logger.info({ run_id: run.run_id, attempt: run.attempt }, 'run handed back to the queue');
+        return NOTHING;
+      case 'rollback':
+        await log.drain();
+        await this.retrying(run, () => this.deps.queue.rollback(run.run_id, run.thread_id, saver instanceof RunCheckpointer ? saver.written() : 'by-metadata'));
+        await this.settleThreadAfterRollback(run, graph);
+        this.deps.hub.closeLog(log, null);
+        return { waiting: 1, claimed: [] };
+      case 'ended':
+        return this.end(active, outcome, mapper, graph, log, started, lastValuesJson);
+    }
+  }
+
+  private async end(
+    { run, claimOnEnd }: ActiveRun,
+    outcome: Extract<Outcome, { kind: 'ended' }>,
+    mapper: StreamMapper,
+    graph: AgentGraph | undefined,
+    log: RunEventLog,
+    started: number,
+    lastValuesJson: string | undefined,
+  ): Promise<RunExit> {
+    const temporary = run.kwargs.temporary;
+    const interrupted = outcome.status === 'success' && mapper.interrupted;
+    const valuesJson = mapper.lastValues === undefined ? undefined : (lastValuesJson ?? serializeJson(mapper.lastValues));
+    let threadState = valuesJson === undefined ? undefined : { values: valuesJson, interrupts: '{}' };
+    let threadStatus: 'idle' | 'interrupted' | 'error' = outcome.status === 'error' ? 'error' : 'idle';
+    if (interrupted && graph && !temporary) {
+      // The state's pending interrupts and next nodes come from the checkpoint, as GET /threads/{id}/state shows them.
+      const state = await this.threadState(run.thread_id, graph);
+      if (state) {
+        threadState = { values: state.values, interrupts: state.interrupts };
+        if (state.pending) threadStatus = 'interrupted';
+      }
+    }
+    const output =
+      outcome.status === 'error'
+        ? JSON.stringify({ __error__: outcome.error })
+        : interrupted && mapper.interrupts.length > 0
+          ? serializeJson({ ...(mapper.lastValues as object), __interrupt__: mapper.interrupts })
+          : (valuesJson ?? '{}');
+    const events = await log.drain();
+    const claim = claimOnEnd?.() ?? 0;
+    const result = await this.retrying(run, () =>
+      this.deps.queue.finish(
+        {
+          runId: run.run_id,
+          owner: this.deps.owner,
+          status: outcome.status,
+          output,
+          events,
+          threadStatus,
+          threadState: temporary ? undefined : threadState,
+          deleteThread: temporary,
+        },
+        claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
+      ),
+    );
+    // Not ended here: another replica holds the run now (it carries on), or the run was deleted with its thread.
+    const gone = result !== undefined && !result.ended && !result.exists;
+    this.deps.hub.closeLog(log, result?.ended ? { status: outcome.status, output } : gone ? null : undefined);
+    this.deps.logger.debug({ run_id: run.run_id, status: outcome.status, exec_ms: Date.now() - started }, 'run ended');
+    if (run.kwargs.webhook && result?.ended && this.deps.webhook) {
+      void this.deps.webhook(run.kwargs.webhook, {
+        ...toRun(run),
+        status: outcome.status,
+        values: mapper.lastValues === undefined ? null : toJsonValue(mapper.lastValues),
+        ...(outcome.error ? { error: outcome.error } : {}),
+        run_started_at: new Date(started).toISOString(),
+        run_ended_at: new Date().toISOString(),
+      });
+    }
+    return { waiting: result?.waiting ?? 0, claimed: result?.claimed ?? [] };
+  }
+
+  /** The run's input: on a retry that its own checkpoints already advanced, none (resume from the last one). */
+  private async input(run: RunRecord): Promise<{ input: unknown; resuming: boolean }> {
+    if (run.attempt > 1 && !run.kwargs.temporary && (await this.deps.queue.latestCheckpointRunId(run.thread_id)) === run.run_id) {
+      return { input: null, resuming: true };
+    }
+    return { input: run.kwargs.command ? toCommand(run.kwargs.command) : (run.kwargs.input ?? null), resuming: false };
+  }
+
+  private async threadState(threadId: string, graph: AgentGraph): Promise<CachedThreadState | undefined> {
+    try {
+      return await readThreadState(graph, threadId);
+    } catch (err) {
+      this.deps.logger.warn({ err, thread_id: threadId }, 'reading the thread state failed');
+      return undefined;
+    }
+  }
+
+  /** After a rollback (here or by a sweeper): the thread's status and cached state from its remaining checkpoints. */
+  async refreshThread(threadId: string, graphId: string): Promise<void> {
+    const graph = await this.deps.registry.get(graphId, { configurable: { thread_id: threadId } });
+    const state = await this.threadState(threadId, graph);
+    await this.deps.queue.settleThread(threadId, state?.waitingForInput ? 'interrupted' : 'idle', state);
+  }
+
+  private async settleThreadAfterRollback(run: RunRecord, graph: AgentGraph | undefined): Promise<void> {
+    const state = graph ? await this.threadState(run.thread_id, graph) : undefined;
+    await this.deps.queue
+      .settleThread(run.thread_id, state?.waitingForInput ? 'interrupted' : 'idle', state)
+      .catch((err: unknown) => this.deps.logger.warn({ err, thread_id: run.thread_id }, 'updating the thread after a rollback failed'));
+  }
+
+  // The final write must land, or the lease lapses and the run would be executed again.
+  private async retrying<T>(run: RunRecord, write: () => Promise<T>): Promise<T | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (attempt >= FINISH_RETRIES_MS.length) {
+          this.deps.logger.error({ err, run_id: run.run_id }, 'recording the end of a run failed; its lease will lapse and it will be retried');
+          return undefined;
+        }
+        await new Promise((resolve) => setTimeout(resolve, FINISH_RETRIES_MS[attempt]));
+      }
+    }
+  }
+}

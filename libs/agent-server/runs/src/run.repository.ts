@@ -1,0 +1,170 @@
+import { ConflictError, NotFoundError } from '@platform/errors';
+import type { SqlSession } from '@platform/prisma';
+import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
+import { cancelRuns, settleIdleThreads, type InflightRun } from './run-cancel.sql';
+import { RUN_COLUMNS, runColumns, toRunRecord, type RunRow } from './run-rows';
+
+export const runNotFound = (runId: string) => new NotFoundError(`Run '${runId}' not found`);
+export const threadNotFound = (threadId: string) => new NotFoundError(`Thread '${threadId}' not found`);
+
+export interface CancelFilter {
+  threadId?: string;
+  runIds?: string[];
+  /** Which in-flight runs: pending, running or both (`all`). */
+  status?: 'pending' | 'running' | 'all';
+}
+
+/** Reads, lists, deletes and cancels runs. */
+export interface RunRepository {
+  find(runId: string, threadId?: string): Promise<RunRecord | null>;
+  /** The run of that thread, or NotFoundError. */
+  get(threadId: string, runId: string): Promise<RunRecord>;
+  /** Runs of a thread, newest first; NotFoundError when the thread does not exist. */
+  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
+  /** Deletes an ended or pending run with its events; a running one is a ConflictError. */
+  delete(threadId: string, runId: string): Promise<void>;
+  /** Cancels the in-flight runs matching the filter; returns those it found. */
+  cancel(filter: CancelFilter, action: CancelAction): Promise<InflightRun[]>;
+  /** Status and output of a run, or null when it does not exist (any more). */
+  end(runId: string): Promise<RunEnd | null>;
+  /** The cached values of a thread as JSON text, or null. */
+  threadValues(threadId: string): Promise<string | null>;
+  /** The thread a run belongs to, or null. */
+  threadOf(runId: string): Promise<string | null>;
+  /** Whether the thread exists. */
+  threadExists(threadId: string): Promise<boolean>;
+  /** The thread's run in flight (running, else the first pending), or null. */
+  currentRun(threadId: string): Promise<RunPosition | null>;
+  /** The thread's newest run, or null. */
+  latestRun(threadId: string): Promise<RunPosition | null>;
+  /** Where a run stands in its thread, or null when it does not exist. */
+  position(runId: string): Promise<RunPosition | null>;
+  /** The first run of the thread created after `after` (any status), or null. */
+  nextRun(threadId: string, after: RunPosition | null): Promise<RunPosition | null>;
+}
+
+/** Where a run stands in its thread's arrival order (`created_at` as Postgres prints it: microseconds kept). */
+export interface RunPosition {
+  run_id: string;
+  created_at: string;
+}
+
+export function createRunRepository(sql: SqlSession): RunRepository {
+  const find: RunRepository['find'] = async (runId, threadId) => {
+    const rows = await sql.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1::uuid AND ($2::uuid IS NULL OR thread_id = $2::uuid)`,
+      [runId, threadId ?? null],
+    );
+    return rows[0] ? toRunRecord(rows[0]) : null;
+  };
+
+  return {
+    find,
+
+    async get(threadId, runId) {
+      const run = await find(runId, threadId);
+      if (!run) throw runNotFound(runId);
+      return run;
+    },
+
+    async list(threadId, { limit, offset, status }) {
+      const rows = await sql.query<RunRow>(
+        `SELECT ${runColumns('r')}
+         FROM threads t LEFT JOIN LATERAL (
+           SELECT * FROM runs WHERE thread_id = t.thread_id AND ($2::text IS NULL OR status = $2)
+           ORDER BY created_at DESC, run_id DESC LIMIT $3 OFFSET $4) r ON true
+         WHERE t.thread_id = $1::uuid`,
+        [threadId, status ?? null, limit, offset],
+      );
+      if (rows.length === 0) throw threadNotFound(threadId);
+      return rows.filter((row) => row.run_id !== null).map(toRunRecord);
+    },
+
+    async delete(threadId, runId) {
+      await sql.transaction(async (tx) => {
+        const [row] = await tx.query<{ status: RunStatus }>(
+          `SELECT status FROM runs WHERE run_id = $1::uuid AND thread_id = $2::uuid FOR UPDATE`,
+          [runId, threadId],
+        );
+        if (!row) throw runNotFound(runId);
+        if (row.status === 'running') throw new ConflictError(`Run '${runId}' is running: cancel it before deleting it`);
+        await tx.query(`DELETE FROM run_events WHERE run_id = $1::uuid`, [runId]);
+        await tx.query(`DELETE FROM runs WHERE run_id = $1::uuid`, [runId]);
+        if (row.status === 'pending') await settleIdleThreads(tx, [threadId]);
+      });
+    },
+
+    async cancel(filter, action) {
+      const statuses = filter.status === 'pending' ? ['pending'] : filter.status === 'running' ? ['running'] : ['pending', 'running'];
+      return sql.transaction(async (tx) => {
+        const runs = await tx.query<InflightRun>(
+          `SELECT run_id::text AS run_id, thread_id::text AS thread_id, status FROM runs
+           WHERE status = ANY($1::text[]) AND ($2::uuid IS NULL OR thread_id = $2::uuid)
+             AND ($3::uuid[] IS NULL OR run_id = ANY($3::uuid[]))
+           ORDER BY created_at FOR UPDATE`,
+          [statuses, filter.threadId ?? null, filter.runIds?.length ? filter.runIds : null],
+        );
+        await cancelRuns(tx, runs, action);
+        await settleIdleThreads(
+          tx,
+          runs.filter((run) => run.status === 'pending').map((run) => run.thread_id),
+        );
+        return runs;
+      });
+    },
+
+    async end(runId) {
+      const [row] = await sql.query<{ status: RunStatus; output: string | null }>(`SELECT status, output FROM runs WHERE run_id = $1::uuid`, [
+        runId,
+      ]);
+      if (!row) return null;
+      return { status: row.status, output: isFinished(row.status) ? row.output : null };
+    },
+
+    async threadOf(runId) {
+      const [row] = await sql.query<{ thread_id: string }>(`SELECT thread_id::text AS thread_id FROM runs WHERE run_id = $1::uuid`, [runId]);
+      return row?.thread_id ?? null;
+    },
+
+    async threadExists(threadId) {
+      return (await sql.query(`SELECT 1 FROM threads WHERE thread_id = $1::uuid`, [threadId])).length > 0;
+    },
+
+    async currentRun(threadId) {
+      const [row] = await sql.query<RunPosition>(
+        `SELECT run_id::text AS run_id, created_at::text AS created_at FROM runs WHERE thread_id = $1::uuid AND status IN ('pending', 'running')
+         ORDER BY status = 'running' DESC, created_at, run_id LIMIT 1`,
+        [threadId],
+      );
+      return row ?? null;
+    },
+
+    async position(runId) {
+      const [row] = await sql.query<RunPosition>(`SELECT run_id::text AS run_id, created_at::text AS created_at FROM runs WHERE run_id = $1::uuid`, [runId]);
+      return row ?? null;
+    },
+
+    async latestRun(threadId) {
+      const [row] = await sql.query<RunPosition>(
+        `SELECT run_id::text AS run_id, created_at::text AS created_at FROM runs WHERE thread_id = $1::uuid ORDER BY created_at DESC, run_id DESC LIMIT 1`,
+        [threadId],
+      );
+      return row ?? null;
+    },
+
+    async nextRun(threadId, after) {
+      const [row] = await sql.query<RunPosition>(
+        `SELECT run_id::text AS run_id, created_at::text AS created_at FROM runs
+         WHERE thread_id = $1::uuid AND ($2::timestamptz IS NULL OR (created_at, run_id) > ($2::timestamptz, $3::uuid))
+         ORDER BY created_at, run_id LIMIT 1`,
+        [threadId, after?.created_at ?? null, after?.run_id ?? null],
+      );
+      return row ?? null;
+    },
+
+    async threadValues(threadId) {
+      const [row] = await sql.query<{ values: string | null }>(`SELECT values::text AS values FROM threads WHERE thread_id = $1::uuid`, [threadId]);
+      return row?.values ?? null;
+    },
+  };
+}

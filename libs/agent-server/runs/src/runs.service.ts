@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { GraphRegistry } from '@platform/agent-server-graphs';
+import type { Logger } from '@platform/logging';
+import type { Notifications, SqlSession } from '@platform/prisma';
+import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
+import { insertRun } from './run-create.sql';
+import { createRunEventRepository } from './run-events.repository';
+import { RunExecutor } from './run-executor';
+import { cachedAssistantResolver } from './cached-assistant-resolver';
+import { buildRunKwargs, type AssistantResolver } from './run-kwargs';
+import { createRunQueueRepository } from './run-queue.repository';
+import type { RunCreateRequest } from './run-request.schema';
+import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
+import type { RunSubscription } from './run-subscription';
+import { RunSweeper } from './run-sweeper';
+import { createRunTracing, type RunTracingOptions } from './run-tracing';
+import { createWebhookSender } from './run-webhook';
+import { RunWorker } from './run-worker';
+import { createRunRepository, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
+import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
+import { uuid7 } from './uuid7';
+
+/** Queue and streaming settings (see the agent server's config for their variables and defaults). */
+export interface RunSettings {
+  /** Runs executed at once by this replica. */
+  concurrency: number;
+  leaseMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  sweepMs: number;
+  maxAttempts: number;
+  /** How long run events stay after the run ended (resumable streams, late joins). */
+  retentionMs: number;
+  retentionSweepMs?: number;
+  /** How long a run's events are batched before they are written. */
+  flushMs: number;
+  shutdownGraceMs: number;
+  /** How long a resolved assistant may be reused at most (changes drop it at once anyway). */
+  assistantCacheMs?: number;
+}
+
+export interface RunServiceDeps {
+  sql: SqlSession;
+  notifications: Notifications;
+  registry: GraphRegistry;
+  checkpointer: BaseCheckpointSaver;
+  assistants: AssistantResolver;
+  logger: Logger;
+  settings: RunSettings;
+  /** LangSmith tracing of every run, when configured. */
+  tracing?: RunTracingOptions;
+  /** This replica's lease owner id (default: a fresh one). */
+  owner?: string;
+}
+
+/** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
+export type RunTarget = { threadId: string } | { threadId: null };
+
+export interface RunService {
+  readonly owner: string;
+  /** Starts the worker (claims, heartbeats, sweeps) and the stream listeners. */
+  start(): Promise<void>;
+  /** Stops claiming and hands running runs back (see RunWorker.stop). */
+  stop(): Promise<void>;
+  create(target: RunTarget, request: RunCreateRequest): Promise<RunRecord>;
+  get(threadId: string, runId: string): Promise<RunRecord>;
+  /** A run by id alone (stateless joins); NotFoundError when unknown. */
+  getById(runId: string): Promise<RunRecord>;
+  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
+  delete(threadId: string, runId: string): Promise<void>;
+  /** Cancels one run (a no-op when it already ended); with `wait`, returns once it stopped. */
+  cancel(threadId: string | null, runId: string, options: { action: CancelAction; wait?: boolean }): Promise<void>;
+  cancelMany(filter: CancelFilter, action: CancelAction): Promise<void>;
+  subscribe(runId: string, from: SubscribeFrom): Promise<RunSubscription>;
+  waitForEnd(runId: string): Promise<RunEnd | null>;
+  /** The events of a thread's runs as they come (`GET /threads/{id}/stream`); NotFoundError for an unknown thread. */
+  streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal): Promise<AsyncIterable<ThreadStreamEvent>>;
+  /**
+   * What join and wait answer once the run ended: its output, else the thread's values; NotFoundError if it
+   * vanished. `fresh`: the run was created by this request just now.
+   */
+  output(run: Pick<RunRecord, 'run_id' | 'thread_id'>, options?: { fresh?: boolean }): Promise<string>;
+}
+
+export function createRunService(deps: RunServiceDeps): RunService {
+  const owner = deps.owner ?? `${process.pid}-${randomUUID()}`;
+  const { settings, logger } = deps;
+  const runs = createRunRepository(deps.sql);
+  const events = createRunEventRepository(deps.sql);
+  const queue = createRunQueueRepository(deps.sql);
+  const assistants = cachedAssistantResolver(deps.assistants, deps.notifications, { ttlMs: settings.assistantCacheMs ?? 60_000, logger });
+  const hub = new RunStreamHub({ runs, events, notifications: deps.notifications, logger, flushMs: settings.flushMs });
+  const executor = new RunExecutor({
+    registry: deps.registry,
+    checkpointer: deps.checkpointer,
+    queue,
+    events,
+    hub,
+    owner,
+    leaseMs: settings.leaseMs,
+    logger,
+    tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
+    webhook: createWebhookSender(logger),
+  });
+  const sweeper = new RunSweeper({
+    queue,
+    events,
+    notifications: deps.notifications,
+    logger,
+    maxAttempts: settings.maxAttempts,
+    retentionMs: settings.retentionMs,
+    retentionSweepMs: settings.retentionSweepMs,
+    refreshThread: (threadId, graphId) => executor.refreshThread(threadId, graphId),
+  });
+  const worker = new RunWorker({
+    queue,
+    executor,
+    sweeper,
+    notifications: deps.notifications,
+    logger,
+    owner,
+    concurrency: settings.concurrency,
+    leaseMs: settings.leaseMs,
+    heartbeatMs: settings.heartbeatMs,
+    pollMs: settings.pollMs,
+    sweepMs: settings.sweepMs,
+    shutdownGraceMs: settings.shutdownGraceMs,
+  });
+
+  let stopping: Promise<void> | undefined;
+  const getById = async (runId: string) => {
+    const run = await runs.find(runId);
+    if (!run) throw runNotFound(runId);
+    return run;
+  };
+
+  return {
+    owner,
+
+    async start() {
+      await assistants.start();
+      await hub.start();
+      await worker.start();
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        await worker.stop();
+        await hub.stop();
+        await assistants.stop();
+      })();
+      return stopping;
+    },
+
+    async create(target, request) {
+      const assistant = await assistants.resolve(request.assistant_id);
+      const stateless = target.threadId === null;
+      const temporary = stateless && (request.on_completion ?? 'delete') === 'delete';
+      const threadId = target.threadId ?? randomUUID();
+      const runId = uuid7();
+      const afterMs = Math.round((request.after_seconds ?? 0) * 1000);
+      const reserved = afterMs <= 0 && worker.tryReserve();
+      let created;
+      try {
+        created = await insertRun(deps.sql, {
+          runId,
+          threadId,
+          assistantId: assistant.assistant_id,
+          graphId: assistant.graph_id,
+          metadata: request.metadata ?? {},
+          kwargs: buildRunKwargs(assistant, request, { runId, threadId, temporary }),
+          multitaskStrategy: request.multitask_strategy ?? 'enqueue',
+          afterMs,
+          thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
+          temporaryThread: temporary,
+          startAs: reserved ? { owner, leaseMs: settings.leaseMs } : undefined,
+        });
+      } catch (err) {
+        if (reserved) worker.unreserve();
+        throw err;
+      }
+      if (created.started) worker.startReserved(created.run);
+      else {
+        if (reserved) worker.unreserve();
+        if (afterMs > 0) worker.wakeAt(afterMs);
+        else if (!created.behindThread) worker.poke();
+      }
+      return created.run;
+    },
+
+    get: (threadId, runId) => runs.get(threadId, runId),
+    getById,
+    list: (threadId, query) => runs.list(threadId, query),
+    delete: (threadId, runId) => runs.delete(threadId, runId),
+
+    async cancel(threadId, runId, { action, wait }) {
+      const run = threadId ? await runs.get(threadId, runId) : await getById(runId);
+      if (!isFinished(run.status)) {
+        await runs.cancel({ runIds: [runId] }, action);
+        // Stop it now if it runs here; the NOTIFY reaches the other replicas.
+        worker.cancelLocal(runId, action);
+      }
+      if (wait) await hub.waitForEnd(runId);
+    },
+
+    async cancelMany(filter, action) {
+      const cancelled = await runs.cancel(filter, action);
+      for (const run of cancelled) if (run.status === 'running') worker.cancelLocal(run.run_id, action);
+    },
+
+    subscribe: (runId, from) => hub.subscribe(runId, from),
+
+    async streamThread(threadId, from, signal) {
+      if (!(await runs.threadExists(threadId))) throw threadNotFound(threadId);
+      return threadStream({ runs, hub }, threadId, from, signal);
+    },
+    waitForEnd: (runId) => hub.waitForEnd(runId),
+
+    async output(run, options) {
+      const end = await hub.waitForEnd(run.run_id, options);
+      if (!end) throw runNotFound(run.run_id);
+      return end.output ?? (await runs.threadValues(run.thread_id)) ?? '{}';
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { BaseStore, type Item, type ListNamespacesOperation, type MatchCondition, type Operation, type OperationResults, type SearchItem } from '@langchain/langgraph-checkpoint';
+import type { PrismaClient } from '@platform/agent-server-data-access';
+import { InputError } from '@platform/errors';
+import { listNamespacesSql } from './list-namespaces.sql';
+import { filterConditions, type Bind } from './store-filter.sql';
+import { ITEM_COLUMNS, toItem, toSearchItem, type StoreItemRow } from './store-item-row';
+import { checkNamespace, descendantsPattern, joinNamespace } from './store-namespace';
+import { isGet, isPut, isSearch, type StoreGetOperation, type StoreOperation, type StorePutOperation, type StoreSearchOperation } from './store-operations';
+import { storeWriteError } from './store-write-error';
+
+/** TTL settings (`langgraph.json` → `store.ttl`). */
+export interface StoreTtlConfig {
+  /** Minutes an item lives when its put names no TTL; unset: such items live until deleted. */
+  defaultTtlMinutes?: number;
+  /** Whether reads (get, search) push a found item's expiry ahead when the caller does not say (default true). */
+  refreshOnRead?: boolean;
+}
+
+export interface PrismaStoreOptions {
+  ttl?: StoreTtlConfig;
+}
+
+const NOT_EXPIRED = '(expires_at IS NULL OR expires_at > now())';
+const SEARCH_ORDER = 'ORDER BY updated_at DESC, prefix, key';
+
+// Refreshes the TTL of the rows a `hit` CTE found, when `$refresh` is true (a data-modifying CTE always runs).
+const refreshHits = (refresh: string) =>
+  `refreshed AS (UPDATE store_items s SET expires_at = now() + hit.ttl_minutes * interval '1 minute'
+     FROM hit WHERE ${refresh}::boolean AND hit.ttl_minutes IS NOT NULL AND s.prefix = hit.prefix AND s.key = hit.key)`;
+
+function binder(): { params: unknown[]; bind: Bind } {
+  const params: unknown[] = [];
+  return {
+    params,
+    bind: (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+function ttlMinutes(ttl: number | null | undefined, fallback: number | undefined): number | null {
+  const minutes = ttl === undefined ? (fallback ?? null) : ttl;
+  if (minutes !== null && !(Number.isFinite(minutes) && minutes > 0)) throw new InputError('ttl must be a positive number of minutes');
+  return minutes;
+}
+
+/**
+ * LangGraph's `BaseStore` on the agent-server database (`store_items`): what graph nodes get as `store` and what
+ * the `/store` routes serve. Items may expire (TTL in minutes, refreshed on read unless told otherwise); expired
+ * items are invisible at once and deleted by `sweepExpired()`. Without a vector index, a search's `query` is
+ * accepted and ignored (results are not ranked and carry no score), as LangGraph's stores do with no index set.
+ */
+export class PrismaStore extends BaseStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly options: PrismaStoreOptions = {},
+  ) {
+    super();
+  }
+
+  /** Runs the operations in order; each result sits at its operation's index. */
+  async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const results: unknown[] = [];
+    for (const op of operations as StoreOperation[]) {
+      if (isSearch(op)) results.push(await this.searchOp(op));
+      else if (isPut(op)) results.push(await this.putOp(op));
+      else if (isGet(op)) results.push(await this.getOp(op));
+      else results.push(await this.listNamespacesOp(op));
+    }
+    return results as OperationResults<Op>;
+  }
+
+  /** `get` with the TTL refresh chosen per call. */
+  async getItem(namespace: string[], key: string, options: { refreshTtl?: boolean } = {}): Promise<Item | null> {
+    return this.getOp({ namespace, key, refreshTtl: options.refreshTtl });
+  }
+
+  /** `put` with a TTL in minutes (`null`: never expires; absent: the default TTL). */
+  async putItem(namespace: string[], key: string, value: Record<string, unknown>, options: { index?: false | string[]; ttl?: number | null } = {}): Promise<void> {
+    checkNamespace(namespace);
+    await this.putOp({ namespace, key, value, index: options.index, ttl: options.ttl });
+  }
+
+  /** `search` with the TTL refresh chosen per call. */
+  async searchItems(
+    namespacePrefix: string[],
+    options: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string; refreshTtl?: boolean } = {},
+  ): Promise<SearchItem[]> {
+    return this.searchOp({ namespacePrefix, ...options });
+  }
+
+  /** `delete` without LangGraph's extra label rules (":" is a plain character here). */
+  async deleteItem(namespace: string[], key: string): Promise<void> {
+    await this.putOp({ namespace, key, value: null });
+  }
+
+  /** `listNamespaces` without LangGraph's extra label rules (":" is a plain character here; "*" is any label). */
+  async findNamespaces(options: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number } = {}): Promise<string[][]> {
+    const matchConditions: MatchCondition[] = [];
+    if (options.prefix) matchConditions.push({ matchType: 'prefix', path: options.prefix });
+    if (options.suffix) matchConditions.push({ matchType: 'suffix', path: options.suffix });
+    for (const { path } of matchConditions) checkNamespace(path, { allowEmpty: true });
+    return this.listNamespacesOp({ matchConditions, maxDepth: options.maxDepth, limit: options.limit ?? 100, offset: options.offset ?? 0 });
+  }
+
+  /** Deletes expired items, a thousand rows per statement so no replica holds long locks; returns how many. */
+  async sweepExpired(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.prisma.$executeRawUnsafe(
+        `DELETE FROM store_items WHERE (prefix, key) IN (
+           SELECT prefix, key FROM store_items WHERE expires_at <= now() LIMIT 1000 FOR UPDATE SKIP LOCKED)`,
+      );
+      total += deleted;
+      if (deleted < 1000) return total;
+    }
+  }
+
+  private refreshDefault(refreshTtl: boolean | undefined): boolean {
+    return refreshTtl ?? this.options.ttl?.refreshOnRead ?? true;
+  }
+
+  private async getOp(op: StoreGetOperation): Promise<Item | null> {
+    checkNamespace(op.namespace, { allowEmpty: true });
+    const rows = await this.prisma.$queryRawUnsafe<StoreItemRow[]>(
+      `WITH hit AS (SELECT ${ITEM_COLUMNS}, ttl_minutes FROM store_items WHERE prefix = $1 AND key = $2 AND ${NOT_EXPIRED}),
+       ${refreshHits('$3')}
+       SELECT ${ITEM_COLUMNS} FROM hit`,
+      joinNamespace(op.namespace),
+      op.key,
+      this.refreshDefault(op.refreshTtl),
+    );
+    return rows[0] ? toItem(rows[0]) : null;
+  }
+
+  private async searchOp(op: StoreSearchOperation): Promise<SearchItem[]> {
+    checkNamespace(op.namespacePrefix, { allowEmpty: true });
+    const { params, bind } = binder();
+    const where = [NOT_EXPIRED];
+    if (op.namespacePrefix.length > 0) {
+      const prefix = joinNamespace(op.namespacePrefix);
+      where.push(`(prefix = ${bind(prefix)} OR prefix LIKE ${bind(descendantsPattern(prefix))} ESCAPE '\\')`);
+    }
+    where.push(...filterConditions(op.filter, bind));
+    const page = `LIMIT ${bind(op.limit ?? 10)}::int OFFSET ${bind(op.offset ?? 0)}::int`;
+    const refresh = bind(this.refreshDefault(op.refreshTtl));
+    const rows = await this.prisma.$queryRawUnsafe<StoreItemRow[]>(
+      `WITH hit AS (SELECT ${ITEM_COLUMNS}, ttl_minutes FROM store_items WHERE ${where.join(' AND ')} ${SEARCH_ORDER} ${page}),
+       ${refreshHits(refresh)}
+       SELECT ${ITEM_COLUMNS} FROM hit ${SEARCH_ORDER}`,
+      ...params,
+    );
+    return rows.map(toSearchItem);
+  }
+
+  private async putOp(op: StorePutOperation): Promise<void> {
+    checkNamespace(op.namespace, { allowEmpty: op.value === null });
+    const prefix = joinNamespace(op.namespace);
+    if (op.value === null) {
+      await this.prisma.$executeRawUnsafe('DELETE FROM store_items WHERE prefix = $1 AND key = $2', prefix, op.key);
+      return;
+    }
+    const ttl = ttlMinutes(op.ttl, this.options.ttl?.defaultTtlMinutes);
+    // A put over an expired (not yet swept) item creates it anew.
+    await this.prisma
+      .$executeRawUnsafe(
+        `INSERT INTO store_items (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)
+         VALUES ($1, $2, $3::jsonb, now(), now(), now() + $4::float8 * interval '1 minute', $4::float8)
+         ON CONFLICT (prefix, key) DO UPDATE SET
+           value = EXCLUDED.value, updated_at = now(), expires_at = EXCLUDED.expires_at, ttl_minutes = EXCLUDED.ttl_minutes,
+           created_at = CASE WHEN store_items.expires_at <= now() THEN now() ELSE store_items.created_at END`,
+        prefix,
+        op.key,
+        JSON.stringify(op.value),
+        ttl,
+      )
+      .catch((err: unknown) => {
+        throw storeWriteError(err);
+      });
+  }
+
+  private async listNamespacesOp(op: ListNamespacesOperation): Promise<string[][]> {
+    const { sql, params } = listNamespacesSql(op, NOT_EXPIRED);
+    const rows = await this.prisma.$queryRawUnsafe<{ namespace: string[] }[]>(sql, ...params);
+    return rows.map((row) => row.namespace);
+  }
+}

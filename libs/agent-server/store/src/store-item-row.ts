@@ -1,0 +1,27 @@
+import type { Item, SearchItem } from '@langchain/langgraph-checkpoint';
+import { splitNamespace } from './store-namespace';
+
+/** A `store_items` row as the store's queries select it. */
+export interface StoreItemRow {
+  prefix: string;
+  key: string;
+  value: unknown;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export const ITEM_COLUMNS = 'prefix, key, value, created_at, updated_at';
+
+// Both adapters (pg, PGlite) hand JSONB back parsed and timestamps as Dates.
+export function toItem(row: StoreItemRow): Item {
+  return {
+    namespace: splitNamespace(row.prefix),
+    key: row.key,
+    value: (row.value ?? {}) as Record<string, unknown>,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+// No vector index here, so search results carry no score.
+export const toSearchItem = (row: StoreItemRow): SearchItem => ({ ...toItem(row), score: undefined });

@@ -1,0 +1,191 @@
+// Agent Server benchmark: this server (on Postgres) beside the reference JS dev server (`@langchain/langgraph-cli`
+// 1.5.1 `dev`, pinned in ./reference, in-memory), in one run, driven by the same SDK client with the same 1-node
+// graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50]
+// The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { Client } from '@langchain/langgraph-sdk';
+import { signIdentity } from '@platform/identity';
+import { createScratchPostgresDatabase } from '@platform/prisma';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const REFERENCE_DIR = path.join(__dirname, 'reference');
+const GRAPH_CONFIG = path.join(__dirname, 'graph', 'langgraph.json');
+const SECRET = `bench-${randomUUID()}`;
+const GRAPH_ID = 'echo';
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForOk(url: string, child: ChildProcess, name: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before answering /ok`);
+    try {
+      const res = await fetch(`${url}/ok`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not answer /ok within ${timeoutMs / 1000} s`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+function ensureReferenceInstalled(): void {
+  if (existsSync(path.join(REFERENCE_DIR, 'node_modules', '.bin', 'langgraphjs'))) return;
+  console.log('installing the reference server (npm ci in tools/bench/agent-server/reference) ...');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: REFERENCE_DIR, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm ci of the reference server failed');
+}
+
+interface Target {
+  name: string;
+  url: string;
+  client: () => Client;
+  child: ChildProcess;
+}
+
+async function startReference(): Promise<Target> {
+  ensureReferenceInstalled();
+  const port = await freePort();
+  const child = spawn(
+    path.join(REFERENCE_DIR, 'node_modules', '.bin', 'langgraphjs'),
+    ['dev', '--port', String(port), '--host', '127.0.0.1', '--no-browser', '--config', GRAPH_CONFIG],
+    { cwd: REFERENCE_DIR, env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: '1', LANGSMITH_TRACING: 'false' }, stdio: 'ignore' },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(url, child, 'reference server');
+  return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', url, child, client: () => new Client({ apiUrl: url }) };
+}
+
+async function startOurs(databaseUrl: string): Promise<Target> {
+  const port = await freePort();
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'apps/agent-server/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      MIGRATE_ON_START: 'true',
+      INTERNAL_SECRET: SECRET,
+      LANGGRAPH_CONFIG_PATH: GRAPH_CONFIG,
+      LOG_LEVEL: 'warn',
+      LANGSMITH_TRACING: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(url, child, 'agent server');
+  // The server admits only gateway-signed requests; a signature is valid for 5 minutes, so each client signs anew.
+  const client = () => {
+    const requestId = `bench-${randomUUID()}`;
+    const identity = { tenantId: randomUUID(), organizationId: randomUUID(), subject: 'bench' };
+    return new Client({ apiUrl: url, defaultHeaders: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId) } });
+  };
+  return { name: 'this server (Postgres)', url, child, client };
+}
+
+const input = (i: number) => ({ messages: [{ role: 'user', content: `hello ${i}` }] });
+
+async function waitOnce(client: Client, i: number): Promise<void> {
+  const result = (await client.runs.wait(null, GRAPH_ID, { input: input(i) })) as { messages?: { content: string }[] };
+  if (result.messages?.at(-1)?.content !== `echo: hello ${i}`) throw new Error(`unexpected result: ${JSON.stringify(result)}`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface Result {
+  p50: number;
+  p95: number;
+  runsPerSecond: number;
+}
+
+async function measure(target: Target, sequential: number, concurrentRuns: number, concurrency: number): Promise<Result> {
+  const client = target.client();
+  for (let i = 0; i < 20; i++) await waitOnce(client, i); // warm-up: JIT, connections, graph compilation
+  const latencies: number[] = [];
+  for (let i = 0; i < sequential; i++) {
+    const started = performance.now();
+    await waitOnce(client, i);
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+
+  let next = 0;
+  const clients = Array.from({ length: concurrency }, () => target.client());
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (c) => {
+      while (next < concurrentRuns) await waitOnce(c, next++);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), runsPerSecond: concurrentRuns / seconds };
+}
+
+async function main(): Promise<void> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('DATABASE_URL (a Postgres server) is required: this server is measured on Postgres');
+  const sequential = option('sequential', 200);
+  const concurrentRuns = option('concurrent-runs', 2000);
+  const concurrency = option('concurrency', 50);
+  const scratch = await createScratchPostgresDatabase(adminUrl);
+  const targets: Target[] = [];
+  try {
+    targets.push(await startOurs(scratch.url), await startReference());
+    const rows: [string, Result][] = [];
+    for (const target of targets) {
+      console.log(`measuring ${target.name} ...`);
+      rows.push([target.name, await measure(target, sequential, concurrentRuns, concurrency)]);
+    }
+    const [ours, reference] = rows.map(([, r]) => r);
+    console.log(`\nsequential runs.wait: ${sequential} runs; concurrent: ${concurrentRuns} runs over ${concurrency} clients\n`);
+    console.log(`${'server'.padEnd(48)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'runs/s @' + concurrency}`.padEnd(80));
+    for (const [name, r] of rows) {
+      console.log(`${name.padEnd(48)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.runsPerSecond.toFixed(0).padStart(10)}`);
+    }
+    console.log(
+      `\nratios: p50 ${(reference.p50 / ours.p50).toFixed(1)}x lower, concurrent throughput ${(ours.runsPerSecond / reference.runsPerSecond).toFixed(1)}x`,
+    );
+  } finally {
+    await Promise.all(targets.map((t) => stop(t.child)));
+    await scratch.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
