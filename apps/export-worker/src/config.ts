@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { commonServiceEnv, loadConfig, natsUrl, type Env } from '@platform/config';
+import { commonServiceEnv, duration, loadConfig, natsUrl, type Env } from '@platform/config';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const MIB = 1024 * 1024;
 
 const schema = z.object({
   ...commonServiceEnv({ httpPort: 8184 }),
@@ -8,6 +11,30 @@ const schema = z.object({
   TRACING_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
   /** gRPC address (host:port) of the export service (progress is reported to it). */
   EXPORT_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
+  /** Partition runs this replica exports at once. */
+  EXPORT_WORKER_CONCURRENCY: positiveInt(1),
+  /** Roll to a new Parquet file once this many bytes of row data are staged (the file itself is smaller). */
+  EXPORT_WORKER_FILE_MAX_BYTES: positiveInt(64 * MIB),
+  /** ... or once this many rows are. */
+  EXPORT_WORKER_FILE_MAX_ROWS: positiveInt(1_000_000),
+  /** Multipart upload part size (at least 5 MiB; grown for files that would need more than 10,000 parts). */
+  EXPORT_WORKER_PART_BYTES: z.coerce.number().int().min(5 * MIB).default(8 * MIB),
+  /** Parts uploaded at once per file. */
+  EXPORT_WORKER_UPLOAD_CONCURRENCY: positiveInt(4),
+  /** Runs per StreamRuns batch; 0 = the tracing service's default. */
+  EXPORT_WORKER_STREAM_BATCH_SIZE: z.coerce.number().int().min(0).default(0),
+  /** Deadline of one partition's StreamRuns call (a run may take up to the export's 4 h run timeout). */
+  EXPORT_WORKER_STREAM_DEADLINE: duration(4 * 3_600_000),
+  /** How long a job may go without a heartbeat before JetStream redelivers it; heartbeats go at a third of it. */
+  EXPORT_WORKER_ACK_WAIT: duration(60_000),
+  /** Retry delay of a job whose export service could not be reached. */
+  EXPORT_WORKER_RETRY_DELAY: duration(10_000),
+  /** Where rows are staged and files written before upload (and DuckDB spills); default the OS temp directory. */
+  EXPORT_WORKER_TMP_DIR: z.string().optional(),
+  /** DuckDB threads encoding Parquet; default the number of CPUs. */
+  EXPORT_WORKER_DUCKDB_THREADS: z.coerce.number().int().min(1).optional(),
+  /** DuckDB's memory limit (beyond it, it spills to the temp directory). */
+  EXPORT_WORKER_DUCKDB_MEMORY: z.string().regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 1GB').default('1GB'),
 });
 
 export type ExportWorkerConfig = z.infer<typeof schema>;

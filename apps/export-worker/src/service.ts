@@ -1,33 +1,84 @@
-import { exportPartitionQueue } from '@platform/contracts';
-import { checkHealth } from '@platform/grpc';
-import { createHttpApp, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
+import { createDuckDbParquetWriterFactory } from '@platform/export-parquet';
+import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
+import { checkHealth, createClient } from '@platform/grpc';
+import { createHttpApp, createMetrics, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import { createJobBus, type JobBus } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import type { ExportWorkerConfig } from './config';
+import { createExportWorkerMetrics } from './export-worker.metrics';
+import { PartitionJobs, type PartitionQueue } from './partition-jobs.consumer';
 
 export interface ExportWorkerDeps {
   /** A bus shared with the export service in the same process (embedded mode); else one is made from NATS_URL. */
   bus?: JobBus;
+  /** The partition job queue; default `exportPartitionQueue` (tests use one of their own). */
+  queue?: PartitionQueue;
 }
 
 /**
- * A stateless export worker: its HTTP port serves only probes and metrics. It is ready when the bus and the two
- * gRPC peers it depends on (tracing, export) answer. The partition consumer joins with the export pipeline.
+ * A stateless export worker: consumes partition jobs, reads runs from tracing over gRPC, writes Parquet to the
+ * destination bucket and reports progress to the export service. Its HTTP port serves only probes and metrics;
+ * it is ready when the bus, the two gRPC peers and the consumer are.
  */
 export function startExportWorker(config: ExportWorkerConfig, logger: Logger, deps: ExportWorkerDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, logger }), (b) => b.close()));
-    await bus.ensureQueue(exportPartitionQueue);
+    const queue = deps.queue ?? exportPartitionQueue;
+    await bus.ensureQueue(queue);
+    const auth = { token: config.INTERNAL_SECRET };
+    const tracing = await lifecycle.use('tracing client', createClient(runsService().Client, config.TRACING_GRPC, auth), (c) => c.close());
+    const progress = await lifecycle.use('export client', createClient(exportProgressService().Client, config.EXPORT_GRPC, auth), (c) => c.close());
+    const parquet = await lifecycle.use(
+      'parquet writer',
+      createDuckDbParquetWriterFactory({
+        tempDir: config.EXPORT_WORKER_TMP_DIR,
+        threads: config.EXPORT_WORKER_DUCKDB_THREADS,
+        memoryLimit: config.EXPORT_WORKER_DUCKDB_MEMORY,
+      }),
+      (p) => p.close(),
+    );
 
+    const useCase: ExportPartitionDeps = {
+      progress: new GrpcProgressReporter(progress),
+      runs: new GrpcRunSource(tracing, { deadlineMs: config.EXPORT_WORKER_STREAM_DEADLINE, batchSize: config.EXPORT_WORKER_STREAM_BATCH_SIZE }),
+      objectStores: s3ObjectStores({ partBytes: config.EXPORT_WORKER_PART_BYTES, concurrency: config.EXPORT_WORKER_UPLOAD_CONCURRENCY, logger }),
+      parquet,
+      logger,
+    };
     const serving = async (address: string) => (await checkHealth(address, { deadlineMs: 1_000 })) === 'SERVING';
+    const peersReady = async () => (await Promise.all([serving(config.TRACING_GRPC), serving(config.EXPORT_GRPC)])).every(Boolean);
+    const metrics = createMetrics('export-worker');
+    const jobs = new PartitionJobs({
+      bus,
+      queue,
+      exportPartition: (job, signal) =>
+        exportPartition(useCase, job, { fileMaxBytes: config.EXPORT_WORKER_FILE_MAX_BYTES, fileMaxRows: config.EXPORT_WORKER_FILE_MAX_ROWS, signal }),
+      logger,
+      metrics: createExportWorkerMetrics(metrics.registry),
+      concurrency: config.EXPORT_WORKER_CONCURRENCY,
+      ackWaitMs: config.EXPORT_WORKER_ACK_WAIT,
+      retryDelayMs: config.EXPORT_WORKER_RETRY_DELAY,
+      peersReady,
+    });
+
     const { app } = createHttpApp({
       service: 'export-worker',
       logger,
-      readiness: { bus: () => bus.ready(), tracing: () => serving(config.TRACING_GRPC), export: () => serving(config.EXPORT_GRPC) },
+      metrics,
+      readiness: {
+        bus: () => bus.ready(),
+        tracing: () => serving(config.TRACING_GRPC),
+        export: () => serving(config.EXPORT_GRPC),
+        consumer: () => jobs.ready(),
+      },
       identity: { secret: config.INTERNAL_SECRET },
       routes: () => undefined,
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    // Registered last, so it stops first: in-flight jobs are handed back before the clients they use close.
+    lifecycle.onShutdown('partition consumer', () => jobs.stop());
+    void jobs.start().catch((err: unknown) => logger.error({ err }, 'export worker: could not start consuming partition jobs'));
     return { name: 'export-worker', url: http.url };
   });
 }

@@ -1,13 +1,15 @@
 import type { Express } from 'express';
-import type { BulkExportStore } from '@platform/export-exports';
+import type { DestinationsDeps, ExportsDeps } from '@platform/export-exports';
 import { createHttpApp, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { bulkExportsRoutes } from './http/bulk-exports.routes';
+import { destinationsRoutes } from './http/destinations.routes';
 
 export interface ExportDeps {
   logger: Logger;
   internalSecret: string;
-  exports: BulkExportStore;
+  exports: ExportsDeps;
+  destinations: DestinationsDeps;
   readiness?: Record<string, ReadinessCheck>;
 }
 
@@ -18,6 +20,8 @@ export function createExportApp(deps: ExportDeps): Express {
     readiness: deps.readiness,
     identity: { secret: deps.internalSecret },
     routes: (app) => {
+      // Destinations first: `/bulk-exports/destinations` must not reach `/bulk-exports/:exportId`.
+      app.use('/api/v1', destinationsRoutes(deps.destinations));
       app.use('/api/v1', bulkExportsRoutes(deps.exports));
     },
   }).app;

@@ -1,11 +1,58 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, flag, loadConfig, natsUrl, type Env } from '@platform/config';
+import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, natsUrl, type Env } from '@platform/config';
+import { parseEncryptionKey } from '@platform/export-destinations';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+const encryptionKey = z.string().transform((v, ctx) => {
+  try {
+    return parseEncryptionKey(v);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
 
 const schema = z.object({
   ...commonServiceEnv({ httpPort: 8183, grpcPort: 50053 }),
   DATABASE_URL: databaseUrl(),
   MIGRATE_ON_START: flag(false),
   NATS_URL: natsUrl(),
+  /** AES-256-GCM key for destination credentials at rest: 32 bytes as 64 hex characters or base64. */
+  EXPORT_ENCRYPTION_KEY: encryptionKey,
+  /** Earlier keys (comma-separated), still accepted for decryption after a key rotation. */
+  EXPORT_ENCRYPTION_PREVIOUS_KEYS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(parseEncryptionKey);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** gRPC address (host:port) of the tracing service: export filters and projects are checked there at creation. */
+  TRACING_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
+  /** Self-hosted: destinations without `credentials` use the SDK's default credential chain. */
+  EXPORT_ALLOW_AMBIENT_CREDENTIALS: flag(true),
+  EXPORT_DESTINATION_CHECK_TIMEOUT: duration(15_000),
+  EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE: positiveInt(15),
+  EXPORT_MAX_RUNNING_RUNS_PER_EXPORT: positiveInt(45),
+  EXPORT_RUN_MAX_RETRIES: z.coerce.number().int().min(0).default(20),
+  EXPORT_RETRY_DELAY: duration(30_000),
+  EXPORT_RUN_TIMEOUT: duration(4 * 3_600_000),
+  EXPORT_TIMEOUT: duration(72 * 3_600_000),
+  EXPORT_SCHEDULE_SPAWN_DELAY: duration(10 * 60_000),
+  /** Re-publish a job whose publish was not confirmed after this long (keep it inside the bus's 2 min dedupe window). */
+  EXPORT_REPUBLISH_AFTER: duration(30_000),
+  /** Publish a new job for a run no worker started this long after its job was published (a lost message). */
+  EXPORT_REDISPATCH_AFTER: duration(3_600_000),
+  EXPORT_DISPATCH_INTERVAL: duration(1_000),
+  EXPORT_SWEEP_INTERVAL: duration(5_000),
+  EXPORT_SCHEDULE_INTERVAL: duration(15_000),
+  /** Run the dispatcher, scheduler and sweeper loops in this replica (every replica may; default on). */
+  EXPORT_BACKGROUND_LOOPS: flag(true),
 });
 
 export type ExportConfig = z.infer<typeof schema>;

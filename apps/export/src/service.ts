@@ -1,13 +1,17 @@
 import { serviceDataDir } from '@platform/config';
-import { exportPartitionQueue } from '@platform/contracts';
-import { openExportDatabase } from '@platform/export-data-access';
-import { PrismaBulkExportStore } from '@platform/export-exports';
-import { startGrpcServer } from '@platform/grpc';
+import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
+import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
+import { CredentialCipher } from '@platform/export-destinations';
+import { dispatchOnce, spawnScheduledExports, startBackgroundLoop, sweepTimeouts, systemClock } from '@platform/export-exports';
+import { createClient, startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
-import { createJobBus, type JobBus } from '@platform/job-bus';
+import { createJobBus, type JobBus, type QueueDefinition } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import { createExportApp } from './app';
 import type { ExportConfig } from './config';
+import { exportComponents, exportSettingsOf } from './export-components';
+import { exportProgressHandlers } from './grpc/export-progress.handlers';
+import { tracingQueryValidator } from './grpc/tracing-query.validator';
 
 export function openDatabase(config: ExportConfig, logger?: Logger) {
   return openExportDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'export'), logger });
@@ -16,28 +20,65 @@ export function openDatabase(config: ExportConfig, logger?: Logger) {
 export interface ExportServiceDeps {
   /** A bus shared with an export-worker in the same process (embedded mode); else one is made from NATS_URL. */
   bus?: JobBus;
+  /** An already open (and migrated) database, e.g. a test's; the caller closes it. */
+  database?: ExportDatabase;
+  /** The partition-job queue; default `exportPartitionQueue` (tests on a shared NATS pass one of their own). */
+  partitionQueue?: QueueDefinition<typeof exportPartitionQueue.schema>;
 }
 
 export function startExport(config: ExportConfig, logger: Logger, deps: ExportServiceDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
+    const db = deps.database ?? (await lifecycle.use('database', openDatabase(config, logger), (d) => d.close()));
     if (config.MIGRATE_ON_START) await db.migrate();
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, logger }), (b) => b.close()));
-    await bus.ensureQueue(exportPartitionQueue);
+    const partitionQueue = deps.partitionQueue ?? exportPartitionQueue;
+    await bus.ensureQueue(partitionQueue);
+    const tracing = config.TRACING_GRPC
+      ? await lifecycle.use('tracing client', createClient(runsService().Client, config.TRACING_GRPC, { token: config.INTERNAL_SECRET }), (c) => c.close())
+      : undefined;
 
-    // `export.v1.ExportProgress` joins this server with the dispatcher; until then it serves health only.
+    const components = exportComponents({
+      prisma: db.prisma,
+      cipher: new CredentialCipher(config.EXPORT_ENCRYPTION_KEY, config.EXPORT_ENCRYPTION_PREVIOUS_KEYS),
+      bus,
+      logger,
+      clock: systemClock,
+      settings: exportSettingsOf(config),
+      allowAmbientCredentials: config.EXPORT_ALLOW_AMBIENT_CREDENTIALS,
+      destinationCheckTimeoutMs: config.EXPORT_DESTINATION_CHECK_TIMEOUT,
+      queryValidator: tracing && tracingQueryValidator(tracing, logger),
+      partitionQueue,
+    });
+
     const grpc = await lifecycle.use(
       'grpc',
-      startGrpcServer({ host: config.HOST, port: config.GRPC_PORT, logger, auth: { token: config.INTERNAL_SECRET }, services: [] }),
+      startGrpcServer({
+        host: config.HOST,
+        port: config.GRPC_PORT,
+        logger,
+        auth: { token: config.INTERNAL_SECRET },
+        services: [exportProgressService().implement(exportProgressHandlers(components.progress))],
+      }),
       (g) => g.shutdown(),
     );
     const app = createExportApp({
       logger,
       internalSecret: config.INTERNAL_SECRET,
-      exports: new PrismaBulkExportStore(db.prisma),
+      exports: components.exports,
+      destinations: components.destinations,
       readiness: { database: () => db.ready(), bus: () => bus.ready() },
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+
+    // Every replica may run these; their correctness comes from database transactions, not from being alone.
+    if (config.EXPORT_BACKGROUND_LOOPS) {
+      const loops = [
+        startBackgroundLoop('dispatcher', config.EXPORT_DISPATCH_INTERVAL, () => dispatchOnce(components.dispatcher), logger),
+        startBackgroundLoop('scheduler', config.EXPORT_SCHEDULE_INTERVAL, () => spawnScheduledExports(components.scheduler), logger),
+        startBackgroundLoop('sweeper', config.EXPORT_SWEEP_INTERVAL, () => sweepTimeouts(components.sweeper), logger),
+      ];
+      lifecycle.onShutdown('background loops', () => Promise.all(loops.map((l) => l.stop())).then(() => undefined));
+    }
     return { name: 'export', url: http.url, grpcPort: grpc.port };
   });
 }

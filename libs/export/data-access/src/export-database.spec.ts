@@ -31,6 +31,6 @@ describe('export database (in-memory PGlite)', () => {
     });
 
     const found = await db.prisma.bulkExport.findUniqueOrThrow({ where: { id: created.id }, include: { destination: true } });
-    expect(found).toMatchObject({ format: 'parquet', exportFields: ['id', 'name'], startTime, destination: { type: 's3' } });
+    expect(found).toMatchObject({ format: 'Parquet', formatVersion: 'v1', exportFields: ['id', 'name'], startTime, destination: { type: 's3' } });
   });
 });

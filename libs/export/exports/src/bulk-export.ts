@@ -1,4 +1,6 @@
-/** A bulk export of trace runs to a destination bucket. */
+import type { ExportStatus } from './export-status';
+
+/** A bulk export of trace runs to a destination bucket (or, with `intervalHours`, a schedule of them). */
 export interface BulkExport {
   id: string;
   tenantId: string;
@@ -6,22 +8,20 @@ export interface BulkExport {
   sessionId: string;
   startTime: Date;
   endTime: Date | null;
-  status: string;
+  status: ExportStatus;
   format: string;
+  formatVersion: string;
   compression: string | null;
   filter: string | null;
   exportFields: string[];
   intervalHours: number | null;
   sourceBulkExportId: string | null;
+  scheduleWindow: number | null;
+  error: string | null;
   createdAt: Date;
   updatedAt: Date;
+  startedAt: Date | null;
   finishedAt: Date | null;
-}
-
-/** Persistence of bulk exports; the Prisma repository implements it. */
-export interface BulkExportStore {
-  list(tenantId: string, limit: number, offset: number): Promise<BulkExport[]>;
-  find(tenantId: string, id: string): Promise<BulkExport | null>;
 }
 
 /** The JSON shape of a bulk export (`/api/v1/bulk-exports`). */
@@ -35,11 +35,13 @@ export function bulkExportJson(e: BulkExport) {
     end_time: e.endTime?.toISOString() ?? null,
     status: e.status,
     format: e.format,
+    format_version: e.formatVersion,
     compression: e.compression,
     filter: e.filter,
     export_fields: e.exportFields.length ? e.exportFields : null,
     interval_hours: e.intervalHours,
     source_bulk_export_id: e.sourceBulkExportId,
+    error: e.error,
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),
     finished_at: e.finishedAt?.toISOString() ?? null,

@@ -1,0 +1,72 @@
+import { CredentialCipher } from '@platform/export-destinations';
+import type { PrismaClient } from '@platform/export-data-access';
+import {
+  DestinationsRepository,
+  DispatchRepository,
+  ExportsRepository,
+  RunProgressRepository,
+  type Clock,
+  type DestinationsDeps,
+  type DispatcherDeps,
+  type ExportQueryValidator,
+  type ExportSettings,
+  type ExportsDeps,
+  type RunProgressDeps,
+  type SchedulerDeps,
+  type SweeperDeps,
+} from '@platform/export-exports';
+import type { JobBus, QueueDefinition } from '@platform/job-bus';
+import type { exportPartitionQueue } from '@platform/contracts';
+import type { Logger } from '@platform/logging';
+import type { ExportConfig } from './config';
+
+export interface ExportComponentsOptions {
+  prisma: PrismaClient;
+  cipher: CredentialCipher;
+  bus: Pick<JobBus, 'publish'>;
+  logger: Logger;
+  clock: Clock;
+  settings: ExportSettings;
+  allowAmbientCredentials: boolean;
+  destinationCheckTimeoutMs?: number;
+  queryValidator?: ExportQueryValidator;
+  partitionQueue?: QueueDefinition<typeof exportPartitionQueue.schema>;
+}
+
+/** Everything the export service's transports and loops use, wired once. */
+export interface ExportComponents {
+  destinations: DestinationsDeps;
+  exports: ExportsDeps;
+  progress: RunProgressDeps;
+  dispatcher: DispatcherDeps;
+  scheduler: SchedulerDeps;
+  sweeper: SweeperDeps;
+}
+
+export function exportSettingsOf(config: ExportConfig): ExportSettings {
+  return {
+    maxRunningExportsPerWorkspace: config.EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE,
+    maxRunningRunsPerExport: config.EXPORT_MAX_RUNNING_RUNS_PER_EXPORT,
+    maxRetries: config.EXPORT_RUN_MAX_RETRIES,
+    retryDelayMs: config.EXPORT_RETRY_DELAY,
+    runTimeoutMs: config.EXPORT_RUN_TIMEOUT,
+    exportTimeoutMs: config.EXPORT_TIMEOUT,
+    scheduleSpawnDelayMs: config.EXPORT_SCHEDULE_SPAWN_DELAY,
+    republishAfterMs: config.EXPORT_REPUBLISH_AFTER,
+    redispatchAfterMs: config.EXPORT_REDISPATCH_AFTER,
+  };
+}
+
+export function exportComponents(o: ExportComponentsOptions): ExportComponents {
+  const destinations = new DestinationsRepository(o.prisma, o.cipher);
+  const exports = new ExportsRepository(o.prisma);
+  const progress = new RunProgressRepository(o.prisma, o.cipher, o.settings);
+  return {
+    destinations: { destinations, allowAmbientCredentials: o.allowAmbientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
+    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock },
+    progress: { progress, clock: o.clock },
+    dispatcher: { repository: new DispatchRepository(o.prisma, o.settings), bus: o.bus, clock: o.clock, logger: o.logger, queue: o.partitionQueue },
+    scheduler: { prisma: o.prisma, clock: o.clock, logger: o.logger, settings: o.settings },
+    sweeper: { progress, clock: o.clock, logger: o.logger, settings: o.settings },
+  };
+}

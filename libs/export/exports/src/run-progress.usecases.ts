@@ -1,0 +1,94 @@
+import { dateToMicros, type ReportFailureRequest__Output, type ReportProgressRequest__Output, type RunCheckpoint } from '@platform/contracts';
+import { InputError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
+import type { Clock } from './export-settings';
+import type { RunProgressRepository, RunStart } from './run-progress.repository';
+
+export interface RunProgressDeps {
+  progress: RunProgressRepository;
+  clock: Clock;
+}
+
+function ids(exportId: string, runId: string): { exportId: string; runId: string } {
+  if (!isUuid(exportId)) throw new InputError('export_id must be a UUID');
+  if (!isUuid(runId)) throw new InputError('run_id must be a UUID');
+  return { exportId: exportId.toLowerCase(), runId: runId.toLowerCase() };
+}
+
+function micros(value: string | number | undefined, what: string): bigint {
+  try {
+    return BigInt(value ?? 0);
+  } catch {
+    throw new InputError(`${what} must be an integer`);
+  }
+}
+
+/** The checkpoint a (re)starting worker resumes from, with the run's spec (decrypted credentials) when it may go on. */
+export function runCheckpointOf(start: RunStart): RunCheckpoint {
+  const { run } = start;
+  const checkpoint: RunCheckpoint = {
+    cursor: run.cursor ? { start_time: run.cursor.startTimeMicros.toString(), id: run.cursor.id } : null,
+    rows_written: run.rowsWritten.toString(),
+    bytes_written: run.bytesWritten.toString(),
+    files: run.files.map((f) => ({ key: f.key, rows: f.rows, bytes: f.bytes })),
+    continue_run: start.continueRun,
+    attempt: run.attempt,
+  };
+  if (start.continueRun && start.export && start.destination) {
+    const e = start.export;
+    const d = start.destination;
+    checkpoint.spec = {
+      tenant_id: e.tenantId,
+      session_id: e.sessionId,
+      start_time: dateToMicros(run.startTime),
+      end_time: dateToMicros(run.endTime),
+      filter: e.filter ?? '',
+      fields: e.exportFields,
+      format_version: e.formatVersion,
+      compression: e.compression ?? 'gzip',
+      destination: {
+        bucket_name: d.bucket_name,
+        prefix: d.prefix,
+        region: d.region ?? '',
+        endpoint_url: d.endpoint_url ?? '',
+        include_bucket_in_prefix: Boolean(d.include_bucket_in_prefix),
+        addressing_style: d.addressing_style ?? 'auto',
+        access_key_id: d.credentials?.access_key_id ?? '',
+        secret_access_key: d.credentials?.secret_access_key ?? '',
+        session_token: d.credentials?.session_token ?? '',
+      },
+    };
+  }
+  return checkpoint;
+}
+
+/** `GetRunCheckpoint` */
+export async function getRunCheckpoint(deps: RunProgressDeps, exportId: string, runId: string): Promise<RunCheckpoint> {
+  const where = ids(exportId, runId);
+  return runCheckpointOf(await deps.progress.start(where.exportId, where.runId, deps.clock()));
+}
+
+/** `ReportProgress` */
+export async function reportProgress(deps: RunProgressDeps, req: ReportProgressRequest__Output): Promise<{ continue_run: boolean }> {
+  const where = ids(req.export_id, req.run_id);
+  const cursor = req.cursor && req.cursor.id ? { startTimeMicros: micros(req.cursor.start_time, 'cursor.start_time'), id: req.cursor.id } : null;
+  const { continueRun } = await deps.progress.progress(
+    {
+      ...where,
+      attempt: req.attempt,
+      cursor,
+      rowsWritten: micros(req.rows_written, 'rows_written'),
+      bytesWritten: micros(req.bytes_written, 'bytes_written'),
+      files: req.files.map((f) => ({ key: f.key, rows: Number(f.rows), bytes: Number(f.bytes) })),
+      done: req.done,
+    },
+    deps.clock(),
+  );
+  return { continue_run: continueRun };
+}
+
+/** `ReportFailure` */
+export async function reportFailure(deps: RunProgressDeps, req: ReportFailureRequest__Output): Promise<void> {
+  const where = ids(req.export_id, req.run_id);
+  await deps.progress.failure({ ...where, attempt: req.attempt, error: req.error, retryable: req.retryable }, deps.clock());
+}

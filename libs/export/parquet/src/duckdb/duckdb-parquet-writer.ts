@@ -1,0 +1,119 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from '../parquet-file-writer';
+import { parquetCodec } from '../parquet-format';
+import type { ParquetRow } from '../parquet-column';
+import { copyStatement } from './copy-statement';
+import { NdjsonStage } from './ndjson-stage';
+
+export interface DuckDbParquetOptions {
+  /** Where staged rows, written files and DuckDB's spill files go; default the OS temp directory. */
+  tempDir?: string;
+  /** DuckDB worker threads shared by all files of the process; default the number of CPUs. */
+  threads?: number;
+  /** DuckDB's memory limit, e.g. `512MB`; beyond it DuckDB spills to `tempDir`. Default `1GB`. */
+  memoryLimit?: string;
+}
+
+/**
+ * Parquet through DuckDB (measured fastest here, see tools/bench/export/writers.ts): rows are staged on disk
+ * as NDJSON by the JavaScript thread, then `COPY ... TO (FORMAT parquet)` encodes them on DuckDB's own
+ * threads. The JavaScript thread stays free for reading and uploading, memory stays bounded by DuckDB's
+ * limit whatever the file size, and every export codec (ZSTD included) is available.
+ */
+export function createDuckDbParquetWriterFactory(options: DuckDbParquetOptions = {}): ParquetWriterFactory {
+  let started: Promise<{ db: DuckDBInstance; root: string }> | undefined;
+  let closed = false;
+
+  // One directory per factory (so per process) holds every staged, written and spilled file; close removes it.
+  const start = () => {
+    if (closed) throw new Error('Parquet writer factory is closed');
+    started ??= (async () => {
+      const root = await mkdtemp(join(options.tempDir ?? tmpdir(), 'export-parquet-'));
+      const db = await DuckDBInstance.create(':memory:', {
+        threads: String(options.threads ?? availableParallelism()),
+        memory_limit: options.memoryLimit ?? '1GB',
+        temp_directory: join(root, 'spill'),
+        // Nothing is ever downloaded: json and parquet are built in.
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+      return { db, root };
+    })();
+    return started;
+  };
+
+  return {
+    async open(file: ParquetFileOptions): Promise<ParquetFileWriter> {
+      const { db, root } = await start();
+      const dir = await mkdtemp(join(root, 'file-'));
+      const stage = await NdjsonStage.create(join(dir, 'rows.ndjson'));
+      return new DuckDbParquetFileWriter(db, file, dir, stage);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      const running = await started?.catch(() => undefined);
+      if (!running) return;
+      running.db.closeSync();
+      await rm(running.root, { recursive: true, force: true });
+    },
+  };
+}
+
+class DuckDbParquetFileWriter implements ParquetFileWriter {
+  private finished = false;
+
+  constructor(
+    private readonly db: DuckDBInstance,
+    private readonly options: ParquetFileOptions,
+    private readonly dir: string,
+    private readonly stage: NdjsonStage,
+  ) {}
+
+  get rows(): number {
+    return this.stage.rows;
+  }
+
+  get stagedBytes(): number {
+    return this.stage.bytes;
+  }
+
+  append(rows: readonly ParquetRow[]): Promise<void> {
+    if (this.finished) throw new Error('Parquet file is already finished');
+    return this.stage.append(rows);
+  }
+
+  async finish(): Promise<ParquetFileOnDisk> {
+    if (this.finished) throw new Error('Parquet file is already finished');
+    this.finished = true;
+    await this.stage.close();
+    const path = join(this.dir, 'file.parquet');
+    const sql = copyStatement({
+      columns: this.options.columns,
+      codec: parquetCodec(this.options.compression),
+      stagePath: this.stage.path,
+      outputPath: path,
+      rows: this.stage.rows,
+      bytes: this.stage.bytes,
+      maxLineBytes: this.stage.maxLineBytes,
+    });
+    const connection = await this.db.connect();
+    try {
+      await connection.run(`SET TimeZone = 'UTC'`);
+      await connection.run(sql);
+    } finally {
+      connection.closeSync();
+    }
+    // The staged rows are no longer needed; free the disk while the file is uploaded.
+    await rm(this.stage.path, { force: true });
+    return { path, bytes: (await stat(path)).size, rows: this.stage.rows };
+  }
+
+  async dispose(): Promise<void> {
+    this.finished = true;
+    await this.stage.close().catch(() => undefined);
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
