@@ -17,8 +17,9 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  // node_modules stay untransformed except PGlite (see tools/jest/builtin-dynamic-import.transform.js).
-  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  // node_modules stay untransformed except PGlite (see tools/jest/builtin-dynamic-import.transform.js) and the
+  // ESM-only Kubernetes client with its ESM dependencies, which SWC turns into CommonJS for the test runtime.
+  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|@kubernetes/client-node|openid-client|oauth4webapi|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'cjs', 'json'],
   moduleNameMapper,
   clearMocks: true,

@@ -48,6 +48,33 @@ async function databaseUrls(env: Record<string, string | undefined>): Promise<Pa
   return urls;
 }
 
+/** Control-plane settings taken from the environment as they are (see apps/control-plane/src/config.ts). */
+const CONTROL_PLANE_SETTINGS = [
+  'PUBLIC_URL',
+  'DEPLOYMENT_DOMAIN',
+  'DEPLOYMENT_DRIVER',
+  'AGENT_SERVER_COMMAND',
+  'AGENT_LOG_LEVEL',
+  'WORK_DIR',
+  'DEPLOYMENTS_DATABASE_URL',
+  'GIT_ALLOWED_URLS',
+  'BUILD_TIMEOUT',
+  'INSTALL_COMMAND',
+  'DEPLOY_TIMEOUT',
+  'DRAIN_PERIOD',
+  'ENCRYPTION_KEY',
+  'OAUTH_CALLBACK_PAGE_URL',
+  'KUBECONFIG',
+  'K8S_NAMESPACE',
+  'K8S_AGENT_SERVER_IMAGE',
+];
+
+function controlPlaneEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const passed = Object.fromEntries(CONTROL_PLANE_SETTINGS.map((name) => [name, env[name]]));
+  // With one Postgres server for the platform, each deployment's own database is made there too.
+  return { ...passed, DEPLOYMENTS_DATABASE_URL: env.DEPLOYMENTS_DATABASE_URL ?? env.DATABASE_URL };
+}
+
 async function main() {
   const config = loadConfig(schema, process.env) as z.infer<typeof schema> & Record<string, string | undefined>;
   const urls = await databaseUrls(config);
@@ -60,6 +87,8 @@ async function main() {
     internalSecret: internalSecret(config.DATA_DIR, config.INTERNAL_SECRET),
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
+    controlPlaneEnv: controlPlaneEnv(process.env),
+    gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN },
   });
 
   const storage = (s: DatabaseService) => (urls[s] ? 'postgres' : `pglite ${path.join(config.DATA_DIR, s)}`);

@@ -1,10 +1,12 @@
 // Boots every service of the platform in this one process: the dev launcher (`npm start`) and the end-to-end
 // tests use it. Each service keeps its own ports, database and config exactly as when it runs alone; in embedded
 // mode (no NATS_URL) the export service and the export worker share one in-process job bus.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { loadAgentServerConfig } from '../../apps/agent-server/src/config';
 import { startAgentServer } from '../../apps/agent-server/src/service';
 import { loadControlPlaneConfig } from '../../apps/control-plane/src/config';
-import { startControlPlane } from '../../apps/control-plane/src/service';
+import { startControlPlane, type RunningControlPlane } from '../../apps/control-plane/src/service';
 import { loadExportWorkerConfig } from '../../apps/export-worker/src/config';
 import { startExportWorker } from '../../apps/export-worker/src/service';
 import { loadExportConfig } from '../../apps/export/src/config';
@@ -13,13 +15,17 @@ import { loadGatewayConfig } from '../../apps/gateway/src/config';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/service';
 import { loadTracingConfig } from '../../apps/tracing/src/config';
 import { startTracing } from '../../apps/tracing/src/service';
+import type { exportPartitionQueue } from '@platform/contracts';
 import { createJobBus, type JobBus } from '@platform/job-bus';
 import type { RunningService } from '@platform/http-server';
 import { createLogger, type Logger } from '@platform/logging';
+import { freePort } from './free-port';
 
 export const SERVICES = ['gateway', 'control-plane', 'tracing', 'export', 'export-worker', 'agent-server'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export const DATABASE_SERVICES = ['gateway', 'control-plane', 'tracing', 'export', 'agent-server'] as const;
+/** The deployment the platform's own agent server serves unless told otherwise. */
+export const DEFAULT_LANGGRAPH_CONFIG = path.resolve(__dirname, '../../examples/react-agent/langgraph.json');
 export type DatabaseService = (typeof DATABASE_SERVICES)[number];
 
 export interface PlatformOptions {
@@ -34,21 +40,40 @@ export interface PlatformOptions {
   dataDir: string;
   natsUrl?: string;
   internalSecret: string;
+  /** Key for export destination credentials at rest (32 bytes, hex/base64); default: derived from the internal secret. */
+  exportEncryptionKey?: string;
+  /** Extra export-service variables (EXPORT_RETRY_DELAY, EXPORT_MAX_RUNNING_RUNS_PER_EXPORT, ...), e.g. to shrink timings in tests. */
+  exportEnv?: Record<string, string>;
+  /** Extra export-worker variables (EXPORT_WORKER_FILE_MAX_ROWS, EXPORT_WORKER_ACK_WAIT, ...). */
+  exportWorkerEnv?: Record<string, string>;
+  /** The export partition queue (default `exportPartitionQueue`); tests on a shared NATS pass one of their own. */
+  exportPartitionQueue?: typeof exportPartitionQueue;
+  /** The agent server's deployment (its langgraph.json); default: the example ReAct agent. */
+  langgraphConfigPath?: string;
+  /** Extra agent-server variables (N_JOBS_PER_WORKER, RUN_LEASE, LANGSMITH_*, ...). */
+  agentServerEnv?: Record<string, string>;
   /** Apply each service's migrations before it starts (embedded mode and tests; production uses a release job). */
   migrate?: boolean;
   logLevel?: string;
   logger?: (service: ServiceName) => Logger;
+  /** Extra control-plane variables (driver, timeouts, allowed repositories, ...). */
+  controlPlaneEnv?: Record<string, string | undefined>;
+  /** Extra gateway variables (e.g. DEPLOYMENT_CACHE_TTL, DEPLOYMENT_DOMAIN). */
+  gatewayEnv?: Record<string, string | undefined>;
 }
 
 export interface RunningPlatform {
   gatewayUrl: string;
   gateway: RunningGateway;
+  controlPlane: RunningControlPlane;
   services: Record<ServiceName, RunningService>;
   /** Stops the gateway first, then the services in reverse start order. */
   stop(): Promise<void>;
 }
 
 const str = (n: number | undefined) => String(n ?? 0);
+// A stable 32-byte key per purpose from the internal secret (kept in .data/ by the dev launcher).
+const derivedKey = (secret: string, purpose: string) => createHash('sha256').update(`${purpose}:${secret}`).digest('hex');
 
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const host = options.host ?? '127.0.0.1';
@@ -75,6 +100,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   // A failed start of one service leaves the ones that did start to be stopped by stopAll.
 
   try {
+    // The control plane must know the gateway's address (deployment URLs, tracing credentials) before it starts.
+    const gatewayPort = options.ports?.gateway || (await freePort(host));
+    const gatewayUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${gatewayPort}`;
     bus = await createJobBus({ natsUrl: options.natsUrl, logger: loggerFor('export') });
     const launch = async <S extends RunningService>(start: Promise<S>) => {
       const service = await start;
@@ -82,22 +110,50 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       return service;
     };
     // Services that depend on no other start together; the worker and the gateway need their peers' ports.
+    // The export service checks export filters with tracing, so it starts once tracing's gRPC port is known.
+    const tracingStarted = launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing') }), loggerFor('tracing')));
     const [controlPlane, tracing, exportService, agentServer] = await Promise.all([
       launch(
         startControlPlane(
-          loadControlPlaneConfig({ ...common('control-plane'), ...db('control-plane'), ...grpc('control-plane') }),
+          loadControlPlaneConfig({
+            ...common('control-plane'),
+            ...db('control-plane'),
+            ...grpc('control-plane'),
+            PUBLIC_URL: gatewayUrl,
+            ...options.controlPlaneEnv,
+          }),
           loggerFor('control-plane'),
         ),
       ),
-      launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing') }), loggerFor('tracing'))),
-      launch(
-        startExport(
-          loadExportConfig({ ...common('export'), ...db('export'), ...grpc('export'), NATS_URL: options.natsUrl }),
-          loggerFor('export'),
-          { bus },
+      tracingStarted,
+      tracingStarted.then((tracingService) =>
+        launch(
+          startExport(
+            loadExportConfig({
+              ...common('export'),
+              ...db('export'),
+              ...grpc('export'),
+              NATS_URL: options.natsUrl,
+              TRACING_GRPC: address(tracingService.grpcPort),
+              EXPORT_ENCRYPTION_KEY: options.exportEncryptionKey ?? derivedKey(options.internalSecret, 'export-credentials'),
+              ...options.exportEnv,
+            }),
+            loggerFor('export'),
+            { bus, partitionQueue: options.exportPartitionQueue },
+          ),
         ),
       ),
-      launch(startAgentServer(loadAgentServerConfig({ ...common('agent-server'), ...db('agent-server') }), loggerFor('agent-server'))),
+      launch(
+        startAgentServer(
+          loadAgentServerConfig({
+            ...common('agent-server'),
+            ...db('agent-server'),
+            LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? DEFAULT_LANGGRAPH_CONFIG,
+            ...options.agentServerEnv,
+          }),
+          loggerFor('agent-server'),
+        ),
+      ),
     ]);
     const exportWorker = await launch(
       startExportWorker(
@@ -106,20 +162,23 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
           NATS_URL: options.natsUrl,
           TRACING_GRPC: address(tracing.grpcPort),
           EXPORT_GRPC: address(exportService.grpcPort),
+          ...options.exportWorkerEnv,
         }),
         loggerFor('export-worker'),
-        { bus },
+        { bus, queue: options.exportPartitionQueue },
       ),
     );
     const gateway = await launch(
       startGateway(
         loadGatewayConfig({
           ...common('gateway'),
+          PORT: String(gatewayPort),
           ...db('gateway'),
           CONTROL_PLANE_URL: controlPlane.url,
           TRACING_URL: tracing.url,
           EXPORT_URL: exportService.url,
           CONTROL_PLANE_GRPC: address(controlPlane.grpcPort),
+          ...options.gatewayEnv,
         }),
         loggerFor('gateway'),
       ),
@@ -127,6 +186,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     return {
       gatewayUrl: gateway.url,
       gateway,
+      controlPlane,
       services: {
         gateway,
         'control-plane': controlPlane,

@@ -1,8 +1,10 @@
 // The whole platform for end-to-end tests: every service in-process, each on a database of its own (a scratch
 // Postgres database when DATABASE_URL is set, else in-memory PGlite), the bus on NATS when NATS_URL is set.
+import { randomUUID } from 'node:crypto';
+import { openControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { silentLogger } from '@platform/logging';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
-import { DATABASE_SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
+import { DATABASE_SERVICES, startPlatform, type DatabaseService, type PlatformOptions, type RunningPlatform } from './platform';
 
 export const TEST_INTERNAL_SECRET = 'e2e-internal-secret-0123456789';
 
@@ -13,7 +15,24 @@ export interface TestPlatform extends RunningPlatform {
   workspaceId: string;
 }
 
-export async function startTestPlatform(): Promise<TestPlatform> {
+/** What a test may change about the platform it starts. */
+export interface TestPlatformOptions {
+  /** The platform agent server's langgraph.json (default: the example ReAct agent). */
+  langgraphConfigPath?: string;
+  /** Extra agent-server variables, e.g. shorter leases. */
+  agentServerEnv?: Record<string, string>;
+  /** Extra control-plane variables (allowed repositories, timeouts, work directory, ...). */
+  controlPlaneEnv?: Record<string, string | undefined>;
+  /** Extra gateway variables (deployment cache TTL, wildcard domain). */
+  gatewayEnv?: Record<string, string | undefined>;
+  /** Extra export-service and export-worker variables (shorter retry delays, smaller files, ...). */
+  exportEnv?: Record<string, string>;
+  exportWorkerEnv?: Record<string, string>;
+  /** A partition queue of the test's own, so platforms of tests running at once on one NATS never share jobs. */
+  exportPartitionQueue?: PlatformOptions['exportPartitionQueue'];
+}
+
+export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
   const databases = Object.fromEntries(
     await Promise.all(DATABASE_SERVICES.map(async (s) => [s, await createTestDatabase()] as const)),
   ) as Record<DatabaseService, TestDatabase>;
@@ -27,6 +46,13 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       internalSecret: TEST_INTERNAL_SECRET,
       migrate: true,
       logger: () => silentLogger,
+      langgraphConfigPath: options.langgraphConfigPath,
+      agentServerEnv: options.agentServerEnv,
+      controlPlaneEnv: options.controlPlaneEnv,
+      gatewayEnv: options.gatewayEnv,
+      exportEnv: options.exportEnv,
+      exportWorkerEnv: options.exportWorkerEnv,
+      exportPartitionQueue: options.exportPartitionQueue,
     });
   } catch (err) {
     await dropAll();
@@ -44,4 +70,31 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       await dropAll();
     },
   };
+}
+
+/**
+ * Makes an agent server reachable through the gateway at `/deployments/{id}` of the admin key's workspace, as a
+ * READY deployment of the control plane pointing at `upstreamUrl`; returns the deployment id. The row is written
+ * into the control plane's database, so the platform must run on Postgres (DATABASE_URL).
+ */
+export async function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; name?: string }): Promise<string> {
+  const url = platform.databases['control-plane'].url;
+  if (!url) throw new Error('registerDeployment needs the control plane on Postgres: set DATABASE_URL');
+  const db = await openControlPlaneDatabase({ url, dataDir: 'memory://' });
+  try {
+    const deployment = await db.prisma.deployment.create({
+      data: {
+        tenantId: platform.workspaceId,
+        name: options.name ?? `e2e-${randomUUID().slice(0, 8)}`,
+        source: 'external_docker',
+        sourceConfig: {},
+        sourceRevisionConfig: {},
+        status: 'READY',
+        upstreamUrl: options.upstreamUrl,
+      },
+    });
+    return deployment.id;
+  } finally {
+    await db.close();
+  }
 }

@@ -1,13 +1,18 @@
 import type { Express } from 'express';
-import type { DeploymentStore } from '@platform/control-plane-deployments';
+import type { DeploymentUrlOptions, DeploymentsContext } from '@platform/control-plane-deployments';
+import type { OAuthContext } from '@platform/control-plane-oauth';
 import { createHttpApp, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { authRoutes } from './http/auth.routes';
 import { deploymentsRoutes } from './http/deployments.routes';
+import { revisionsRoutes } from './http/revisions.routes';
 
 export interface ControlPlaneDeps {
   logger: Logger;
   internalSecret: string;
-  deployments: DeploymentStore;
+  deployments: DeploymentsContext;
+  oauth: OAuthContext;
+  urls: DeploymentUrlOptions;
   readiness?: Record<string, ReadinessCheck>;
 }
 
@@ -21,7 +26,9 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     readiness: deps.readiness,
     identity: { secret: deps.internalSecret, publicPaths: isPublic },
     routes: (app) => {
-      app.use('/v2', deploymentsRoutes(deps.deployments));
+      app.use('/v2', deploymentsRoutes(deps.deployments, deps.urls));
+      app.use('/v2', revisionsRoutes(deps.deployments, deps.urls));
+      app.use('/v2', authRoutes(deps.oauth));
     },
   }).app;
 }

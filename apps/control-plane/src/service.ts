@@ -1,23 +1,129 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { serviceDataDir } from '@platform/config';
 import { deploymentsService } from '@platform/contracts';
-import { openControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { PrismaDeploymentStore } from '@platform/control-plane-deployments';
+import { Builder } from '@platform/control-plane-builder';
+import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
+import { PrismaDeploymentStore, type DeploymentsContext } from '@platform/control-plane-deployments';
+import {
+  GatewayTracingKeys,
+  KubernetesDriver,
+  LocalDriver,
+  PgliteDeploymentDatabases,
+  PostgresDeploymentDatabases,
+  PrismaInstanceStore,
+  type DeploymentDriver,
+  type UpstreamListener,
+} from '@platform/control-plane-drivers';
+import { PrismaOAuthStore, integrationToken, type OAuthContext } from '@platform/control-plane-oauth';
+import { Reconciler } from '@platform/control-plane-reconciler';
+import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 import { startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createControlPlaneApp } from './app';
-import type { ControlPlaneConfig } from './config';
+import { workDir, type ControlPlaneConfig } from './config';
 import { deploymentsHandlers } from './grpc/deployments.handlers';
+
+export interface RunningControlPlane extends RunningService {
+  reconciler: Reconciler;
+  /** Its database (end-to-end tests inspect what is stored). */
+  prisma: ControlPlaneDatabase['prisma'];
+}
 
 export function openDatabase(config: ControlPlaneConfig, logger?: Logger) {
   return openControlPlaneDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'control-plane'), logger });
 }
 
-export function startControlPlane(config: ControlPlaneConfig, logger: Logger): Promise<RunningService> {
+function createDriver(config: ControlPlaneConfig, logger: Logger, instances: PrismaInstanceStore, work: string, onUpstreamChange: UpstreamListener): DeploymentDriver {
+  if (config.DEPLOYMENT_DRIVER === 'kubernetes') {
+    return new KubernetesDriver({
+      kubeConfig: (k8s) => {
+        const kc = new k8s.KubeConfig();
+        if (config.KUBECONFIG) kc.loadFromFile(config.KUBECONFIG);
+        else kc.loadFromDefault();
+        return kc;
+      },
+      namespace: config.K8S_NAMESPACE,
+      agentServerImage: config.K8S_AGENT_SERVER_IMAGE,
+      agentServerCommand: config.K8S_AGENT_SERVER_COMMAND,
+      gitImage: config.K8S_GIT_IMAGE,
+      imagePullPolicy: config.K8S_IMAGE_PULL_POLICY,
+      clusterDomain: config.K8S_CLUSTER_DOMAIN,
+      rolloutTimeoutMs: config.DEPLOY_TIMEOUT,
+      logger: logger.child({ driver: 'kubernetes' }),
+    });
+  }
+  const [command, ...args] = config.AGENT_SERVER_COMMAND;
+  const resolved = command.includes('/') ? path.resolve(config.PLATFORM_ROOT, command) : command;
+  return new LocalDriver({
+    command: [resolved, ...args],
+    cwd: config.PLATFORM_ROOT,
+    host: config.HOST,
+    logDir: path.join(work, 'logs'),
+    instances,
+    logger: logger.child({ driver: 'local' }),
+    onUpstreamChange,
+    healthTimeoutMs: config.DEPLOY_TIMEOUT,
+    drainMs: config.DRAIN_PERIOD,
+  });
+}
+
+export function startControlPlane(config: ControlPlaneConfig, logger: Logger): Promise<RunningControlPlane> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     if (config.MIGRATE_ON_START) await db.migrate();
-    const deployments = new PrismaDeploymentStore(db.prisma);
+    const box = new SecretBox(encryptionKey(config.ENCRYPTION_KEY ?? config.INTERNAL_SECRET), config.ENCRYPTION_KEYS_PREVIOUS.map((k) => encryptionKey(k)));
+    const work = workDir(config);
+    const gatewayUrl = config.GATEWAY_URL ?? config.PUBLIC_URL;
+    const publicUrl = config.PUBLIC_URL ?? gatewayUrl;
+    const urls = { publicUrl, wildcardDomain: config.DEPLOYMENT_DOMAIN };
+
+    const oauth: OAuthContext = {
+      store: new PrismaOAuthStore(db.prisma),
+      box,
+      publicUrl: publicUrl ?? `http://127.0.0.1:${config.PORT}`,
+      frontendCallbackUrl: config.OAUTH_CALLBACK_PAGE_URL,
+      flowTtlMs: config.OAUTH_FLOW_TTL,
+    };
+    // The driver reports restarts to the reconciler, which is made with the driver: bound once both exist.
+    const upstreams: { listener?: (id: string, url: string) => Promise<void> } = {};
+    const driver = createDriver(config, logger, new PrismaInstanceStore(db.prisma), work, (id, url) => upstreams.listener?.(id, url) ?? Promise.resolve());
+    const reconciler = new Reconciler({
+      prisma: db.prisma,
+      driver,
+      builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND }),
+      databases: config.DEPLOYMENTS_DATABASE_URL
+        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX)
+        : new PgliteDeploymentDatabases(path.join(work, 'databases')),
+      tracingKeys: gatewayUrl ? new GatewayTracingKeys({ gatewayUrl, internalSecret: config.INTERNAL_SECRET }) : undefined,
+      box,
+      integrationToken: (tenantId, id) => integrationToken(oauth, tenantId, id),
+      logger: logger.child({ component: 'reconciler' }),
+      options: {
+        holder: config.REPLICA_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+        leaseTtlMs: config.RECONCILER_LEASE_TTL,
+        pollIntervalMs: config.RECONCILER_POLL_INTERVAL,
+        maxAttempts: config.RECONCILER_MAX_ATTEMPTS,
+        maxConcurrentBuilds: config.MAX_CONCURRENT_BUILDS,
+        workDir: work,
+        defaultInstallCommand: config.INSTALL_COMMAND,
+        agentEnv: {
+          internalSecret: config.INTERNAL_SECRET,
+          logLevel: config.AGENT_LOG_LEVEL ?? config.LOG_LEVEL,
+          tracingEndpoint: gatewayUrl ? `${gatewayUrl.replace(/\/+$/, '')}/api/v1` : undefined,
+        },
+      },
+    });
+    upstreams.listener = (id, url) => reconciler.recordUpstream(id, url);
+    const deployments: DeploymentsContext = {
+      store: new PrismaDeploymentStore(db.prisma),
+      box,
+      rules: { allowedRepoUrls: config.GIT_ALLOWED_URLS },
+      integrationExists: async (tenantId, id) => (await integrationToken(oauth, tenantId, id)) !== null,
+      notify: () => reconciler.notify(),
+    };
 
     const grpc = await lifecycle.use(
       'grpc',
@@ -26,7 +132,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
         port: config.GRPC_PORT,
         logger,
         auth: { token: config.INTERNAL_SECRET },
-        services: [deploymentsService().implement(deploymentsHandlers(deployments))],
+        services: [deploymentsService().implement(deploymentsHandlers(deployments.store))],
       }),
       (g) => g.shutdown(),
     );
@@ -34,9 +140,14 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       logger,
       internalSecret: config.INTERNAL_SECRET,
       deployments,
+      oauth,
+      urls,
       readiness: { database: () => db.ready() },
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
-    return { name: 'control-plane', url: http.url, grpcPort: grpc.port };
+    // Last to start, first to stop: in-flight builds and deploys are handed back before the database closes.
+    const running = await lifecycle.use('reconciler', reconciler, (r) => r.stop());
+    running.start();
+    return { name: 'control-plane', url: http.url, grpcPort: grpc.port, reconciler: running, prisma: db.prisma };
   });
 }

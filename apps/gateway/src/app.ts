@@ -2,9 +2,10 @@ import type { Express } from 'express';
 import { createHttpApp, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
-import { DEFAULT_ROUTES, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
+import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
 import { adminRoutes } from './http/admin.routes';
 import { authenticateRequest } from './http/authenticate.middleware';
+import { internalRoutes } from './http/internal.routes';
 import { proxyTo } from './http/proxy';
 
 export interface GatewayDeps {
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   internalSecret: string;
   proxyTimeoutMs?: number;
   routes?: readonly RouteRule[];
+  /** Wildcard domain for deployments by host name: `<deployment id>.<domain>`. */
+  deploymentDomain?: string;
   readiness?: Record<string, ReadinessCheck>;
 }
 
@@ -38,8 +41,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     jsonBody: false,
     routes: (app) => {
       app.use('/api/v1', adminRoutes(deps.store, deps.authenticator));
+      app.use('/internal/v1', internalRoutes(deps.store, deps.internalSecret));
       app.use(async (req, res, next) => {
-        const match = matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
+        const match = matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url) ?? matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
         if (!match) return next();
         if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
         return forward(match)(req, res, next);

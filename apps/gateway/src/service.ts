@@ -53,6 +53,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       upstreams: { 'control-plane': config.CONTROL_PLANE_URL, tracing: config.TRACING_URL, export: config.EXPORT_URL },
       internalSecret: config.INTERNAL_SECRET,
       proxyTimeoutMs: config.PROXY_TIMEOUT,
+      deploymentDomain: config.DEPLOYMENT_DOMAIN,
       readiness: { database: () => db.ready() },
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());

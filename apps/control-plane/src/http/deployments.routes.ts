@@ -1,28 +1,32 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { parseRequest, tenantOf } from '@platform/http-server';
-import { deploymentJson, getDeployment, listDeployments, type DeploymentStore } from '@platform/control-plane-deployments';
+import { identityOf, parseRequest, tenantOf } from '@platform/http-server';
+import {
+  createDeployment,
+  deleteDeployment,
+  deploymentJson,
+  getDeployment,
+  listDeployments,
+  updateDeployment,
+  type DeploymentSource,
+  type DeploymentUrlOptions,
+  type DeploymentsContext,
+} from '@platform/control-plane-deployments';
+import { compact, createDeploymentBody, listDeploymentsQuery, patchDeploymentBody } from './deployment.schemas';
+import { checkKubernetesShapes } from './kubernetes-shapes.check';
 
-const csv = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-  .optional();
+const withoutSha = (config: Record<string, unknown>) => {
+  const { repo_commit_sha: _ignored, ...rest } = config;
+  return rest;
+};
 
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
-  name_contains: z.string().optional(),
-  status: csv,
-  deployment_type: z.enum(['dev_free', 'dev', 'prod']).optional(),
-  deployment_ids: csv.pipe(z.array(z.string().uuid()).optional()),
-});
-
-/** `/v2/deployments` reads. Creating and changing deployments comes with the reconciler. */
-export function deploymentsRoutes(store: DeploymentStore): Router {
+/** `/v2/deployments`: list, create (201), get, patch, delete (204, asynchronous). */
+export function deploymentsRoutes(ctx: DeploymentsContext, urls: DeploymentUrlOptions): Router {
   const router = Router();
+  const json = (d: Parameters<typeof deploymentJson>[0]) => deploymentJson(d, urls);
+
   router.get('/deployments', async (req, res) => {
-    const query = parseRequest(listQuery, req.query, 'query');
-    const page = await listDeployments(store, {
+    const query = parseRequest(listDeploymentsQuery, req.query, 'query');
+    const page = await listDeployments(ctx.store, {
       tenantId: tenantOf(res),
       limit: query.limit,
       offset: query.offset,
@@ -31,10 +35,46 @@ export function deploymentsRoutes(store: DeploymentStore): Router {
       deploymentType: query.deployment_type,
       ids: query.deployment_ids,
     });
-    res.json({ resources: page.resources.map(deploymentJson), offset: page.offset });
+    res.json({ resources: page.resources.map(json), offset: page.offset });
   });
+
+  router.post('/deployments', async (req, res) => {
+    const body = parseRequest(createDeploymentBody, req.body ?? {});
+    const sourceConfig = compact(body.source_config);
+    await checkKubernetesShapes(sourceConfig.resource_spec as Record<string, unknown> | undefined, ['source_config', 'resource_spec']);
+    const { deployment } = await createDeployment(ctx, {
+      tenantId: tenantOf(res),
+      organizationId: identityOf(res).organizationId || null,
+      name: body.name,
+      source: body.source as DeploymentSource,
+      sourceConfig,
+      sourceRevisionConfig: withoutSha(compact(body.source_revision_config)),
+      secrets: body.secrets,
+    });
+    res.status(201).json(json(deployment));
+  });
+
   router.get('/deployments/:deploymentId', async (req, res) => {
-    res.json(deploymentJson(await getDeployment(store, tenantOf(res), req.params.deploymentId)));
+    res.json(json(await getDeployment(ctx.store, tenantOf(res), req.params.deploymentId)));
+  });
+
+  router.patch('/deployments/:deploymentId', async (req, res) => {
+    const body = parseRequest(patchDeploymentBody, req.body ?? {});
+    const sourceConfig = body.source_config ? compact(body.source_config) : undefined;
+    await checkKubernetesShapes(sourceConfig?.resource_spec as Record<string, unknown> | undefined, ['source_config', 'resource_spec']);
+    const deployment = await updateDeployment(ctx, tenantOf(res), req.params.deploymentId, {
+      name: body.name ?? undefined,
+      source: body.source ?? undefined,
+      sourceConfig,
+      sourceRevisionConfig: body.source_revision_config ? withoutSha(compact(body.source_revision_config)) : undefined,
+      secrets: body.secrets ?? undefined,
+    });
+    res.json(json(deployment));
+  });
+
+  router.delete('/deployments/:deploymentId', async (req, res) => {
+    await deleteDeployment(ctx, tenantOf(res), req.params.deploymentId);
+    res.status(204).end();
   });
   return router;
 }

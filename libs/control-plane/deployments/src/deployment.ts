@@ -1,10 +1,13 @@
 /** Deployment statuses of the LangSmith Deployment API. */
 export type DeploymentStatus = 'AWAITING_DATABASE' | 'READY' | 'UNUSED' | 'AWAITING_DELETE' | 'UNKNOWN';
 
+export type DeploymentSource = 'github' | 'external_docker';
+
 /** A deployment as the control plane's domain sees it. */
 export interface Deployment {
   id: string;
   tenantId: string;
+  organizationId: string | null;
   name: string;
   source: string;
   sourceConfig: Record<string, unknown>;
@@ -29,27 +32,27 @@ export interface DeploymentFilter {
   ids?: string[];
 }
 
-/** Persistence of deployments; the Prisma repository implements it. */
-export interface DeploymentStore {
-  list(filter: DeploymentFilter): Promise<Deployment[]>;
-  /** `tenantId` undefined: any tenant (internal lookups only). */
-  find(id: string, tenantId?: string): Promise<Deployment | null>;
+/** A secret as stored: its name and its sealed (encrypted) value. */
+export interface SealedSecret {
+  name: string;
+  sealed: string;
 }
 
-/** The JSON shape of the Deployment resource (`/v2/deployments`). */
-export function deploymentJson(d: Deployment) {
-  return {
-    id: d.id,
-    tenant_id: d.tenantId,
-    name: d.name,
-    source: d.source,
-    source_config: d.sourceConfig,
-    source_revision_config: d.sourceRevisionConfig,
-    secrets: d.secretNames.map((name) => ({ name })),
-    status: d.status,
-    latest_revision_id: d.latestRevisionId,
-    active_revision_id: d.activeRevisionId,
-    created_at: d.createdAt.toISOString(),
-    updated_at: d.updatedAt.toISOString(),
-  };
+export interface NewDeployment {
+  tenantId: string;
+  organizationId: string | null;
+  name: string;
+  source: DeploymentSource;
+  sourceConfig: Record<string, unknown>;
+  sourceRevisionConfig: Record<string, unknown>;
+  secrets: SealedSecret[];
+}
+
+export interface DeploymentChanges {
+  sourceConfig?: Record<string, unknown>;
+  sourceRevisionConfig?: Record<string, unknown>;
+  /** Replaces every secret when set. */
+  secrets?: SealedSecret[];
+  /** Make a new revision (from the changed configuration) in the same transaction. */
+  newRevision: boolean;
 }

@@ -1,6 +1,7 @@
 import { NotFoundError, UnavailableError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { Deployment, DeploymentFilter, DeploymentStore } from './deployment';
+import type { Deployment, DeploymentFilter } from './deployment';
+import type { DeploymentStore } from './deployment.store';
 
 /** A page of the tenant's deployments and the offset of the next page. */
 export async function listDeployments(store: DeploymentStore, filter: DeploymentFilter) {

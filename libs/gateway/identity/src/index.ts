@@ -4,3 +4,4 @@ export * from './authenticate.usecase';
 export * from './bootstrap.usecase';
 export * from './admin.usecases';
 export * from './prisma-identity.store';
+export * from './service-keys.usecases';

@@ -1,2 +1,3 @@
 export * from './route-table';
 export * from './deployment-resolver';
+export * from './deployment-host';

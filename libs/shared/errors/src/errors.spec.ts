@@ -107,6 +107,11 @@ describe('validationErrorFromZod', () => {
     ]);
   });
 
+  it('reports a missing enum field as missing too', () => {
+    const result = z.object({ kind: z.enum(['a', 'b']) }).safeParse({});
+    expect(validationErrorFromZod(result.error!, 'body', {}).issues).toEqual([{ loc: ['body', 'kind'], msg: 'Field required', type: 'missing' }]);
+  });
+
   it('gives the location of nested and typed problems', () => {
     const input = { name: '', limit: 500, kind: 'c', nested: { items: ['x', 3] } };
     const issues = validationErrorFromZod(schema.safeParse(input).error!, 'body', input).issues;

@@ -28,7 +28,8 @@ function pydanticType(issue: ZodError['issues'][number], missing: boolean): stri
 export function validationErrorFromZod(error: ZodError, part: RequestPart, input?: unknown): ValidationError {
   const issues: ValidationIssue[] = error.issues.map((issue) => {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-    const missing = issue.code === 'invalid_type' && valueAt(input, path) === undefined;
+    // zod reports an absent enum/literal field as invalid_value; pydantic calls any absent required field missing.
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && valueAt(input, path) === undefined;
     return {
       loc: [part, ...path],
       msg: missing ? 'Field required' : issue.message,

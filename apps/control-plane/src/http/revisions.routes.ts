@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import { parseRequest, tenantOf } from '@platform/http-server';
+import {
+  deploymentJson,
+  getRevision,
+  interruptRevision,
+  listRevisions,
+  redeployRevision,
+  revisionJson,
+  type DeploymentUrlOptions,
+  type DeploymentsContext,
+} from '@platform/control-plane-deployments';
+import { listRevisionsQuery } from './deployment.schemas';
+
+/** `/v2/deployments/{id}/revisions`: list (latest first), get, redeploy, interrupt. */
+export function revisionsRoutes(ctx: DeploymentsContext, urls: DeploymentUrlOptions): Router {
+  const router = Router();
+  router.get('/deployments/:deploymentId/revisions', async (req, res) => {
+    const query = parseRequest(listRevisionsQuery, req.query, 'query');
+    const page = await listRevisions(ctx, tenantOf(res), req.params.deploymentId, { limit: query.limit, offset: query.offset, statuses: query.status });
+    res.json({ resources: page.resources.map(revisionJson), offset: page.offset });
+  });
+  router.get('/deployments/:deploymentId/revisions/:revisionId', async (req, res) => {
+    res.json(revisionJson(await getRevision(ctx, tenantOf(res), req.params.deploymentId, req.params.revisionId)));
+  });
+  router.post('/deployments/:deploymentId/revisions/:revisionId/redeploy', async (req, res) => {
+    res.json(deploymentJson(await redeployRevision(ctx, tenantOf(res), req.params.deploymentId, req.params.revisionId), urls));
+  });
+  router.post('/deployments/:deploymentId/revisions/:revisionId/interrupt', async (req, res) => {
+    res.json(revisionJson(await interruptRevision(ctx, tenantOf(res), req.params.deploymentId, req.params.revisionId)));
+  });
+  return router;
+}

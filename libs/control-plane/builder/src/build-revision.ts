@@ -1,0 +1,101 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { BuildError } from './build-error';
+import { planDependencies } from './dependencies';
+import { gitCheckout } from './git-checkout';
+import { readLanggraphConfig } from './langgraph-config';
+import { runCommand, tail } from './run-command';
+
+export interface BuildRequest {
+  repoUrl: string;
+  ref: string;
+  commitSha?: string;
+  token?: string;
+  /** `langgraph_config_path`, relative to the repository root. */
+  configPath: string;
+  /** Always run when set; otherwise `npm install` runs only when the platform lacks a dependency. */
+  installCommand?: string;
+  buildCommand?: string;
+  /** Where to check out (emptied first). */
+  dir: string;
+  signal: AbortSignal;
+  /** Build output as it comes (the revision's build log). */
+  log?: (text: string) => void;
+}
+
+export interface BuildResult {
+  checkoutDir: string;
+  configPath: string;
+  commitSha: string;
+  graphs: string[];
+  /** Whether dependencies were installed (`install_command` or `npm install`). */
+  installed: boolean;
+  /** Why they were (or were not) installed. */
+  installReason: string;
+}
+
+export interface BuilderOptions {
+  /** Where the platform's node_modules are (the Agent Server falls back to them). */
+  platformRoot: string;
+  timeoutMs: number;
+  defaultInstallCommand: string;
+}
+
+/** Build environment: no control-plane secrets, only what the tools need. */
+function buildEnv(): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'npm_config_cache', 'npm_config_registry', 'NPM_CONFIG_REGISTRY', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
+  return { ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])), CI: 'true' };
+}
+
+/**
+ * A github-source build: check out the commit, validate langgraph.json, install dependencies when needed, run the
+ * build command. BuildError carries the reason for BUILD_FAILED.
+ */
+export class Builder {
+  constructor(private readonly options: BuilderOptions) {}
+
+  async build(request: BuildRequest): Promise<BuildResult> {
+    const started = Date.now();
+    const remaining = () => Math.max(1_000, this.options.timeoutMs - (Date.now() - started));
+    const commitSha = await gitCheckout({
+      repoUrl: request.repoUrl,
+      ref: request.ref,
+      commitSha: request.commitSha,
+      token: request.token,
+      dir: request.dir,
+      signal: request.signal,
+      timeoutMs: remaining(),
+      log: request.log,
+    });
+    const config = await readLanggraphConfig(request.dir, request.configPath);
+
+    let installCommand = request.installCommand;
+    let installReason = 'install_command given';
+    if (!installCommand) {
+      const plan = await planDependencies(config.projectDir, this.options.platformRoot);
+      installReason = plan.missing.length ? `platform lacks ${plan.missing.join(', ')}` : 'every dependency is provided by the platform';
+      if (plan.missing.length) installCommand = this.options.defaultInstallCommand;
+    }
+    if (installCommand) await this.shell(installCommand, config.projectDir, 'install_command', request, remaining());
+    if (request.buildCommand) await this.shell(request.buildCommand, config.projectDir, 'build_command', request, remaining());
+    // Re-check after the commands: a build step may generate graph files, and must not break the config.
+    const final = await readLanggraphConfig(request.dir, request.configPath);
+    await fs.access(final.path);
+    return {
+      checkoutDir: request.dir,
+      configPath: final.path,
+      commitSha,
+      graphs: Object.keys(final.graphs),
+      installed: Boolean(installCommand),
+      installReason,
+    };
+  }
+
+  private async shell(command: string, cwd: string, what: string, request: BuildRequest, timeoutMs: number): Promise<void> {
+    request.log?.(`$ ${command}\n`);
+    const result = await runCommand(command, [], { cwd, env: buildEnv(), signal: request.signal, timeoutMs, shell: true, onOutput: request.log });
+    if (result.aborted) throw new BuildError('Build aborted');
+    if (result.timedOut) throw new BuildError(`${what} timed out`);
+    if (result.code !== 0) throw new BuildError(`${what} "${command}" failed (exit ${result.code}) in ${path.basename(cwd)}: ${tail(result.output, 6)}`);
+  }
+}

@@ -1,0 +1,22 @@
+import type { SecretBox } from '@platform/control-plane-secrets';
+import type { DeploymentRules } from './deployment-rules';
+import type { DeploymentStore } from './deployment.store';
+
+/** What the deployment use cases work with. */
+export interface DeploymentsContext {
+  store: DeploymentStore;
+  box: SecretBox;
+  rules: DeploymentRules;
+  /** Whether `integrationId` is an OAuth token of the tenant (for private repositories). */
+  integrationExists?: (tenantId: string, integrationId: string) => Promise<boolean>;
+  /** Tells the reconciler there is new work (it also polls). */
+  notify?: () => void;
+}
+
+export interface SecretInput {
+  name: string;
+  value: string;
+}
+
+/** Source fields that cannot change after creation. */
+export const IMMUTABLE_SOURCE_CONFIG = ['integration_id', 'repo_url', 'deployment_type'] as const;

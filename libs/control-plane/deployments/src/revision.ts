@@ -1,0 +1,73 @@
+/** Revision statuses of the LangSmith Deployment API. */
+export const REVISION_STATUSES = [
+  'CREATING',
+  'QUEUED',
+  'AWAITING_BUILD',
+  'BUILDING',
+  'AWAITING_DEPLOY',
+  'DEPLOYING',
+  'DEPLOYED',
+  'CREATE_FAILED',
+  'BUILD_FAILED',
+  'DEPLOY_FAILED',
+  'SKIPPED',
+  'INTERRUPTED',
+  'UNKNOWN',
+] as const;
+
+export type RevisionStatus = (typeof REVISION_STATUSES)[number];
+
+/** Statuses the reconciler still has work for; every other status is final. */
+export const IN_PROGRESS_STATUSES: readonly RevisionStatus[] = ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING'];
+
+export function isInProgress(status: string): boolean {
+  return (IN_PROGRESS_STATUSES as readonly string[]).includes(status);
+}
+
+/** What a build left for the deploy step. */
+export interface RevisionArtifact {
+  /** Directory of the checked-out source (github). */
+  checkoutDir?: string;
+  /** Absolute path of the validated langgraph.json (github). */
+  configPath?: string;
+  /** Graph ids the configuration declares. */
+  graphs?: string[];
+  /** Container image to run (external_docker). */
+  imageUri?: string;
+  /** Whether dependencies were installed into the checkout (else the platform's own packages serve). */
+  installed?: boolean;
+}
+
+export interface Revision {
+  id: string;
+  deploymentId: string;
+  source: string;
+  sourceConfig: Record<string, unknown>;
+  sourceRevisionConfig: Record<string, unknown>;
+  status: RevisionStatus;
+  statusMessage: string | null;
+  attempts: number;
+  artifact: RevisionArtifact | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface RevisionFilter {
+  limit: number;
+  offset: number;
+  statuses?: string[];
+}
+
+/** The JSON shape of the Revision resource. */
+export function revisionJson(r: Revision) {
+  return {
+    id: r.id,
+    deployment_id: r.deploymentId,
+    status: r.status,
+    status_message: r.statusMessage,
+    source: r.source,
+    source_revision_config: r.sourceRevisionConfig,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,11 @@
+export * from './driver';
+export * from './local/local-driver';
+export * from './local/instance.store';
+export { probeOk } from './local/health';
+export { isAlive, isOurInstance } from './local/process-tools';
+export * from './databases/deployment-databases';
+export * from './tracing/tracing-keys';
+export * from './kubernetes/kubernetes-driver';
+export * from './kubernetes/manifests';
+export * from './kubernetes/manifest-validation';
+export * from './kubernetes/kubernetes-client';

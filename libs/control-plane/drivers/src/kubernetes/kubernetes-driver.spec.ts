@@ -1,0 +1,185 @@
+// eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
+import { startFakeKubernetesApi, type FakeKubernetesApi } from '@platform/control-plane-testing';
+import { silentLogger } from '@platform/logging';
+import { DeployError, type DeploySpec } from '../driver';
+import { loadKubernetesClient } from './kubernetes-client';
+import { KubernetesDriver } from './kubernetes-driver';
+import { validateAgainstModel, validateManifest } from './manifest-validation';
+
+jest.setTimeout(60_000);
+
+const DEPLOYMENT_ID = '3f0c2d7e-8a41-4b5e-9c3a-2e1f0d9c8b7a';
+
+function spec(overrides: Partial<DeploySpec> = {}): DeploySpec {
+  return {
+    deploymentId: DEPLOYMENT_ID,
+    deploymentName: 'weather',
+    tenantId: '11111111-2222-4333-8444-555555555555',
+    revisionId: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee',
+    source: 'github',
+    checkoutDir: '/var/cp/builds/x/y',
+    configPath: '/var/cp/builds/x/y/agent/langgraph.json',
+    repoUrl: 'https://github.com/acme/weather.git',
+    commitSha: '0123456789abcdef0123456789abcdef01234567',
+    repoToken: 'gho_secret',
+    installCommand: 'npm install --omit=dev',
+    env: { DEPLOYMENT_ID, DATABASE_URL: 'postgres://db/deployment_x', INTERNAL_SECRET: 'internal', MY_SECRET: 'v' },
+    sharedDatabase: true,
+    resourceSpec: {
+      min_scale: 2,
+      max_scale: 4,
+      cpu: 0.5,
+      cpu_limit: 1,
+      memory_mb: 512,
+      memory_limit_mb: 1024,
+      labels: { team: 'weather' },
+      annotations: { 'example.com/owner': 'weather' },
+      service_account_name: 'weather-sa',
+      image_pull_secrets: [{ name: 'regcred' }],
+      volumes: [{ name: 'cache', emptyDir: { sizeLimit: '1Gi' } }],
+      volume_mounts: [{ name: 'cache', mountPath: '/cache' }],
+      init_containers: [{ name: 'warm', image: 'busybox:1.36', command: ['true'] }],
+      sidecars: [{ name: 'proxy', image: 'envoyproxy/envoy:v1.31', ports: [{ containerPort: 9901 }] }],
+    },
+    ...overrides,
+  };
+}
+
+describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
+  let api: FakeKubernetesApi;
+  let driver: KubernetesDriver;
+  const make = (token?: string, rolloutTimeoutMs = 5_000) =>
+    new KubernetesDriver({
+      kubeConfig: (k8s) => {
+        const kc = new k8s.KubeConfig();
+        kc.loadFromOptions({
+          clusters: [{ name: 'test', server: api.url, skipTLSVerify: true }],
+          users: [{ name: 'cp', token: token ?? api.token }],
+          contexts: [{ name: 'test', cluster: 'test', user: 'cp', namespace: 'agents' }],
+          currentContext: 'test',
+        });
+        return kc;
+      },
+      namespace: 'agents',
+      agentServerImage: 'registry.example.com/agent-platform:1.2.3',
+      agentServerCommand: ['node', 'dist/apps/agent-server/main.cjs'],
+      gitImage: 'alpine/git:2.47.2',
+      logger: silentLogger,
+      rolloutTimeoutMs,
+      pollIntervalMs: 50,
+    });
+
+  beforeEach(async () => {
+    api = await startFakeKubernetesApi();
+    driver = make();
+  });
+  afterEach(() => api.close());
+
+  it('renders a Secret, Service, Deployment and autoscaler that validate against the Kubernetes schemas', async () => {
+    const k8s = await loadKubernetesClient();
+    const rendered = await driver.render(spec());
+    for (const object of [rendered.secret, rendered.service, rendered.deployment, rendered.autoscaler]) {
+      expect(validateManifest(k8s, object as { apiVersion: string; kind: string })).toEqual([]);
+    }
+    const pod = rendered.deployment.spec?.template.spec;
+    expect(rendered.deployment.spec?.replicas).toBeUndefined(); // the autoscaler owns the count
+    expect(rendered.autoscaler?.spec).toMatchObject({ minReplicas: 2, maxReplicas: 4 });
+    expect(rendered.deployment.spec?.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+    expect(pod?.serviceAccountName).toBe('weather-sa');
+    expect(pod?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    expect(pod?.initContainers?.map((c) => c.name)).toEqual(['fetch-source', 'install-dependencies', 'warm']);
+    expect(pod?.containers.map((c) => c.name)).toEqual(['agent-server', 'proxy']);
+    const server = pod?.containers[0];
+    expect(server).toMatchObject({
+      image: 'registry.example.com/agent-platform:1.2.3',
+      resources: { requests: { cpu: '0.5', memory: '512Mi' }, limits: { cpu: '1', memory: '1024Mi' } },
+      readinessProbe: { httpGet: { path: '/ok', port: 'http' } },
+      envFrom: [{ secretRef: { name: `agent-${DEPLOYMENT_ID}-env` } }],
+    });
+    expect(server?.env).toEqual(expect.arrayContaining([{ name: 'LANGGRAPH_CONFIG_PATH', value: '/deps/app/agent/langgraph.json' }]));
+    expect(server?.volumeMounts).toEqual([{ name: 'app-source', mountPath: '/deps/app' }, { name: 'cache', mountPath: '/cache' }]);
+    expect(pod?.initContainers?.[1]).toMatchObject({ workingDir: '/deps/app/agent', command: ['sh', '-c', 'npm install --omit=dev'] });
+    // The token reaches git through a Secret reference, never as a literal in the pod spec.
+    expect(JSON.stringify(rendered.deployment)).not.toContain('gho_secret');
+    expect(rendered.secret.stringData?.GIT_AUTH_HEADER).toBe(`Authorization: Basic ${Buffer.from('x-access-token:gho_secret').toString('base64')}`);
+    expect(rendered.deployment.metadata?.labels).toMatchObject({ team: 'weather', 'agent-platform.dev/deployment-id': DEPLOYMENT_ID });
+  });
+
+  it('reports manifests that break the schemas: unknown fields, wrong types, missing required fields', async () => {
+    const k8s = await loadKubernetesClient();
+    expect(validateAgainstModel(k8s, [{ name: 'v', emptyDirr: {} }], 'Array<V1Volume>')).toEqual([{ path: '[0].emptyDirr', message: 'unknown field "emptyDirr" in Volume' }]);
+    expect(validateAgainstModel(k8s, [{ mountPath: 3 }], 'Array<V1VolumeMount>')).toEqual([
+      { path: '[0].mountPath', message: 'must be a string' },
+      { path: '[0].name', message: 'required field missing' },
+    ]);
+    expect(validateAgainstModel(k8s, [{ name: 'c', ports: [{ containerPort: '80' }] }], 'Array<V1Container>')).toEqual([{ path: '[0].ports[0].containerPort', message: 'must be a number' }]);
+    await expect(driver.render(spec({ resourceSpec: { sidecars: [{ name: 'x', imagee: 'typo' }] } }))).rejects.toThrow(/Invalid Kubernetes manifests: Deployment.spec.template.spec.containers\[1\].imagee: unknown field/);
+  });
+
+  it('applies the objects with server-side apply, waits for the rollout, and returns the Service URL', async () => {
+    const { upstreamUrl } = await driver.deploy(spec(), new AbortController().signal);
+    expect(upstreamUrl).toBe(`http://agent-${DEPLOYMENT_ID}.agents.svc.cluster.local:8000`);
+    const applies = api.requests.filter((r) => r.method === 'PATCH');
+    expect(applies.map((r) => [r.path, r.contentType, r.query.fieldManager, r.query.force])).toEqual([
+      [`/api/v1/namespaces/agents/secrets/agent-${DEPLOYMENT_ID}-env`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
+      [`/api/v1/namespaces/agents/services/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
+      [`/apis/apps/v1/namespaces/agents/deployments/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
+      [`/apis/autoscaling/v2/namespaces/agents/horizontalpodautoscalers/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
+    ]);
+    const secret = api.object('secrets', 'agents', `agent-${DEPLOYMENT_ID}-env`);
+    expect(Buffer.from(secret?.data.MY_SECRET, 'base64').toString()).toBe('v');
+    expect(api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`)?.status).toMatchObject({ observedGeneration: 1, availableReplicas: 2 });
+  });
+
+  it('rolls a new revision (new generation) and drops the autoscaler when scaling is fixed again', async () => {
+    await driver.deploy(spec(), new AbortController().signal);
+    await driver.deploy(spec({ revisionId: 'bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee', resourceSpec: { min_scale: 3 } }), new AbortController().signal);
+    const deployment = api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`);
+    expect(deployment?.metadata.generation).toBe(2);
+    expect(deployment?.spec.replicas).toBe(3);
+    expect(deployment?.spec.template.metadata.annotations['agent-platform.dev/revision-id']).toBe('bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee');
+    expect(api.object('horizontalpodautoscalers', 'agents', `agent-${DEPLOYMENT_ID}`)).toBeUndefined();
+  });
+
+  it('fails a rollout that hits its progress deadline, or does not finish in time, with DeployError', async () => {
+    api.rollout = 'stuck';
+    await expect(driver.deploy(spec(), new AbortController().signal)).rejects.toThrow(
+      new DeployError(`Rollout of agent-${DEPLOYMENT_ID} failed: ProgressDeadlineExceeded: ReplicaSet "agent-${DEPLOYMENT_ID}-5c8b" has timed out progressing.`),
+    );
+    api.rollout = 'pending';
+    const quick = make(undefined, 300);
+    await expect(quick.deploy(spec({ revisionId: 'cccccccc-bbbb-4ccc-8ddd-eeeeeeeeeeee' }), new AbortController().signal)).rejects.toThrow(
+      /did not complete within 0 s \(0 updated, 0 available\)/,
+    );
+  });
+
+  it('refuses to run without a Postgres database, and reports an API refusal', async () => {
+    await expect(driver.deploy(spec({ env: { DATA_DIR: '/x' }, sharedDatabase: false }), new AbortController().signal)).rejects.toThrow(/needs a Postgres server/);
+    const unauthorized = make('wrong-token');
+    await expect(unauthorized.deploy(spec(), new AbortController().signal)).rejects.toThrow(DeployError);
+  });
+
+  it('runs an external_docker image as is', async () => {
+    const rendered = await driver.render(spec({ source: 'external_docker', imageUri: 'ghcr.io/acme/agent:7', checkoutDir: undefined, configPath: undefined, resourceSpec: {} }));
+    const pod = rendered.deployment.spec?.template.spec;
+    expect(pod?.initContainers).toEqual([]);
+    expect(pod?.containers[0]).toMatchObject({ image: 'ghcr.io/acme/agent:7' });
+    expect(pod?.containers[0].command).toBeUndefined();
+    expect(rendered.deployment.spec?.replicas).toBe(1);
+  });
+
+  it('deletes everything of a deployment, tolerating what is already gone', async () => {
+    await driver.deploy(spec(), new AbortController().signal);
+    await driver.destroy(DEPLOYMENT_ID);
+    expect(api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`)).toBeUndefined();
+    expect(api.object('services', 'agents', `agent-${DEPLOYMENT_ID}`)).toBeUndefined();
+    expect(api.object('secrets', 'agents', `agent-${DEPLOYMENT_ID}-env`)).toBeUndefined();
+    await driver.destroy(DEPLOYMENT_ID);
+  });
+
+  it('re-applies active deployments on resume', async () => {
+    const urls = await driver.resume([spec()]);
+    expect(urls.get(DEPLOYMENT_ID)).toBe(`http://agent-${DEPLOYMENT_ID}.agents.svc.cluster.local:8000`);
+    expect(api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`)).toBeDefined();
+  });
+});

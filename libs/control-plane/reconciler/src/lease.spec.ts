@@ -1,0 +1,38 @@
+import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
+import { Lease, LeaseLostError } from './lease';
+
+jest.setTimeout(60_000);
+
+describe('Lease (in-memory PGlite)', () => {
+  let db: ControlPlaneDatabase;
+
+  beforeAll(async () => {
+    db = await openControlPlaneDatabase({ dataDir: 'memory://' });
+    await db.migrate();
+  });
+  afterAll(() => db?.close());
+
+  it('has one holder at a time, renewable by it, free to take once expired or released', async () => {
+    const a = new Lease(db.prisma, 'l1', 'replica-a', 300);
+    const b = new Lease(db.prisma, 'l1', 'replica-b', 300);
+    expect(await a.acquire()).toBe(true);
+    expect(await b.acquire()).toBe(false);
+    expect(await a.acquire()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.acquire()).toBe(true);
+    expect(await a.acquire()).toBe(false);
+    await b.release();
+    expect(await a.acquire()).toBe(true);
+  });
+
+  it('fences writes: a holder that lost the lease cannot write, the new holder can', async () => {
+    const a = new Lease(db.prisma, 'l2', 'replica-a', 200);
+    const b = new Lease(db.prisma, 'l2', 'replica-b', 10_000);
+    expect(await a.acquire()).toBe(true);
+    expect(await a.fenced(async (tx) => tx.lease.count())).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await b.acquire()).toBe(true);
+    await expect(a.fenced(async () => 'written')).rejects.toThrow(LeaseLostError);
+    await expect(b.fenced(async () => 'written')).resolves.toBe('written');
+  });
+});

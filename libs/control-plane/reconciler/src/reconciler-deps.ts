@@ -1,0 +1,36 @@
+import type { PrismaClient } from '@platform/control-plane-data-access';
+import type { Builder } from '@platform/control-plane-builder';
+import type { DeploymentDatabases, DeploymentDriver, TracingKeys } from '@platform/control-plane-drivers';
+import type { SecretBox } from '@platform/control-plane-secrets';
+import type { Logger } from '@platform/logging';
+import type { AgentEnvOptions } from './deployment-env';
+
+export interface ReconcilerOptions {
+  /** This replica's identity in the leadership lease. */
+  holder: string;
+  leaseTtlMs: number;
+  /** How often the leader looks for work (it is also woken by the API). */
+  pollIntervalMs: number;
+  /** A build or deploy step interrupted this many times (control-plane restarts) fails instead of starting again. */
+  maxAttempts: number;
+  maxConcurrentBuilds: number;
+  /** Checkouts (`builds/`) and logs (`logs/`). */
+  workDir: string;
+  /** The install command the platform uses when a project needs one (recorded for drivers that install again). */
+  defaultInstallCommand: string;
+  agentEnv: AgentEnvOptions;
+}
+
+export interface ReconcilerDeps {
+  prisma: PrismaClient;
+  driver: DeploymentDriver;
+  builder: Builder;
+  databases: DeploymentDatabases;
+  /** Mints tracing credentials for deployments; absent = deployments run without tracing. */
+  tracingKeys?: TracingKeys;
+  box: SecretBox;
+  /** The OAuth access token of an integration (private repositories); null when there is none. */
+  integrationToken?: (tenantId: string, integrationId: string) => Promise<string | null>;
+  logger: Logger;
+  options: ReconcilerOptions;
+}
