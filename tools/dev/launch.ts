@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensurePostgresDatabase } from './postgres-databases';
-import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService } from './platform';
+import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
+import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
 
 const envName = (service: string) => `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`;
 const postgresUrl = () => url(['postgres:', 'postgresql:']).optional();
@@ -75,6 +76,17 @@ function controlPlaneEnv(env: Record<string, string | undefined>): Record<string
   return { ...passed, DEPLOYMENTS_DATABASE_URL: env.DEPLOYMENTS_DATABASE_URL ?? env.DATABASE_URL };
 }
 
+/** The example agent this process serves, as a deployment of the bootstrap workspace (see the banner). */
+const EXAMPLE_DEPLOYMENT = 'react-agent';
+
+async function exposeExampleAgent(platform: RunningPlatform): Promise<string | undefined> {
+  const upstreamUrl = platform.services['agent-server'].url;
+  const tenantId = platform.gateway.bootstrap?.workspace.id ?? (await findStaticDeployment(platform.controlPlane, EXAMPLE_DEPLOYMENT))?.tenantId;
+  // Neither a fresh bootstrap nor an earlier registration: someone deleted it; leave it deleted.
+  if (!tenantId) return undefined;
+  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl });
+}
+
 async function main() {
   const config = loadConfig(schema, process.env) as z.infer<typeof schema> & Record<string, string | undefined>;
   const urls = await databaseUrls(config);
@@ -91,6 +103,7 @@ async function main() {
     gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN },
   });
 
+  const exampleId = await exposeExampleAgent(platform);
   const storage = (s: DatabaseService) => (urls[s] ? 'postgres' : `pglite ${path.join(config.DATA_DIR, s)}`);
   const lines = SERVICES.map((s) => {
     const service = platform.services[s];
@@ -105,6 +118,9 @@ async function main() {
       `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL}` : 'in-process'}`,
       '  Services (reach them through the gateway; direct calls without its signature are refused):',
       ...lines,
+      exampleId
+        ? `  Example agent (examples/react-agent, graph "agent"): ${platform.gatewayUrl}/deployments/${exampleId}`
+        : '',
       platform.gateway.bootstrap
         ? bootstrapBanner(platform.gateway.bootstrap, platform.gatewayUrl)
         : '\n  The admin API key was printed on the first start. Create more with POST /api/v1/api-keys.\n',

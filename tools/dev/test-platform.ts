@@ -1,9 +1,9 @@
 // The whole platform for end-to-end tests: every service in-process, each on a database of its own (a scratch
 // Postgres database when DATABASE_URL is set, else in-memory PGlite), the bus on NATS when NATS_URL is set.
 import { randomUUID } from 'node:crypto';
-import { openControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { silentLogger } from '@platform/logging';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
+import { upsertStaticDeployment } from './static-deployment';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type PlatformOptions, type RunningPlatform } from './platform';
 
 export const TEST_INTERNAL_SECRET = 'e2e-internal-secret-0123456789';
@@ -74,27 +74,12 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
 
 /**
  * Makes an agent server reachable through the gateway at `/deployments/{id}` of the admin key's workspace, as a
- * READY deployment of the control plane pointing at `upstreamUrl`; returns the deployment id. The row is written
- * into the control plane's database, so the platform must run on Postgres (DATABASE_URL).
+ * READY deployment of the control plane pointing at `upstreamUrl`; returns the deployment id.
  */
-export async function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; name?: string }): Promise<string> {
-  const url = platform.databases['control-plane'].url;
-  if (!url) throw new Error('registerDeployment needs the control plane on Postgres: set DATABASE_URL');
-  const db = await openControlPlaneDatabase({ url, dataDir: 'memory://' });
-  try {
-    const deployment = await db.prisma.deployment.create({
-      data: {
-        tenantId: platform.workspaceId,
-        name: options.name ?? `e2e-${randomUUID().slice(0, 8)}`,
-        source: 'external_docker',
-        sourceConfig: {},
-        sourceRevisionConfig: {},
-        status: 'READY',
-        upstreamUrl: options.upstreamUrl,
-      },
-    });
-    return deployment.id;
-  } finally {
-    await db.close();
-  }
+export function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; name?: string }): Promise<string> {
+  return upsertStaticDeployment(platform.controlPlane, {
+    tenantId: platform.workspaceId,
+    name: options.name ?? `e2e-${randomUUID().slice(0, 8)}`,
+    upstreamUrl: options.upstreamUrl,
+  });
 }

@@ -298,10 +298,10 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       const thread = await client.threads.create();
       const cron = await client.crons.createForThread(thread.thread_id, 'slow', { schedule: '*/5 * * * *', input: userMessage('tick') });
       expect(cron).toMatchObject({ cron_id: expect.any(String), thread_id: thread.thread_id, schedule: '*/5 * * * *' });
-      expect((await client.crons.search({ thread_id: thread.thread_id })).map((c) => c.cron_id)).toEqual([cron.cron_id]);
-      expect(await client.crons.count({ thread_id: thread.thread_id })).toBe(1);
+      expect((await client.crons.search({ threadId: thread.thread_id })).map((c) => c.cron_id)).toEqual([cron.cron_id]);
+      expect(await client.crons.count({ threadId: thread.thread_id })).toBe(1);
       await client.crons.delete(cron.cron_id);
-      expect(await client.crons.count({ thread_id: thread.thread_id })).toBe(0);
+      expect(await client.crons.count({ threadId: thread.thread_id })).toBe(0);
       const bad = await call('/runs/crons', { method: 'POST', body: JSON.stringify({ assistant_id: 'slow', schedule: 'every day' }) });
       expect(bad.status).toBe(422);
     });
