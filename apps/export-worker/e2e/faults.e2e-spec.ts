@@ -51,11 +51,13 @@ describeWithServices('bulk export faults with three export-worker processes', ()
   let exportService: RunningService;
   let s3: TestS3Server;
   let workers: WorkerProcess[] = [];
+  /** Every worker started, killed ones included, for the teardown (their temp directories). */
+  const started: WorkerProcess[] = [];
   let destinationId: string;
   let api: ReturnType<typeof jsonApi>;
 
-  const startWorker = (index: number) =>
-    startWorkerProcess(index, {
+  const startWorker = async (index: number) => {
+    const worker = await startWorkerProcess(index, {
       queue,
       natsUrl: process.env.NATS_URL as string,
       tracingGrpc: `127.0.0.1:${tracing.grpcPort}`,
@@ -72,6 +74,9 @@ describeWithServices('bulk export faults with three export-worker processes', ()
         EXPORT_WORKER_DUCKDB_MEMORY: '256MB',
       },
     });
+    started.push(worker);
+    return worker;
+  };
 
   beforeAll(async () => {
     const [tracingTestDb, exportTestDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
@@ -118,7 +123,7 @@ describeWithServices('bulk export faults with three export-worker processes', ()
   });
 
   afterAll(async () => {
-    await stopWorkerProcesses(workers);
+    await stopWorkerProcesses(started);
     await exportService?.stop();
     await tracing?.stop();
     await tracingDb?.close();
