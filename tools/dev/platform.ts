@@ -17,9 +17,8 @@ import { loadTracingConfig } from '../../apps/tracing/src/config';
 import { startTracing } from '../../apps/tracing/src/service';
 import type { exportPartitionQueue } from '@platform/contracts';
 import { createJobBus, type JobBus } from '@platform/job-bus';
-import type { RunningService } from '@platform/http-server';
+import { freePort, type RunningService } from '@platform/http-server';
 import { createLogger, type Logger } from '@platform/logging';
-import { freePort } from './free-port';
 
 export const SERVICES = ['gateway', 'control-plane', 'tracing', 'export', 'export-worker', 'agent-server'] as const;
 export type ServiceName = (typeof SERVICES)[number];

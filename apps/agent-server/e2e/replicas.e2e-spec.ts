@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
-import type { RunningService } from '@platform/http-server';
+import { freePort, type RunningService } from '@platform/http-server';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
 import {
@@ -19,17 +18,6 @@ import {
 const ROOT = path.resolve(__dirname, '../../..');
 
 type Chunk = { event: string; data: unknown; id?: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Signals a spawned replica's whole process group (the tsx launcher and the server it runs); resolves on exit. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { signIdentity } from '@platform/identity';
 import { agentProcessesOf, controlPlaneTestEnv, isRunning, reactAgentRepo, waitFor, type Json } from './control-plane.e2e-helpers';
-import { freePort } from '../../../tools/dev/free-port';
+import { freePort } from '@platform/http-server';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECRET = 'restart-e2e-internal-secret-0123456789';

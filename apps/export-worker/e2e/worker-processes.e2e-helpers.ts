@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportPartitionQueue } from '@platform/contracts';
 import { defineQueue } from '@platform/job-bus';
-import { freePort } from '../../../tools/dev/free-port';
+import { freePort } from '@platform/http-server';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ENTRY = path.join(__dirname, 'export-worker.process.ts');

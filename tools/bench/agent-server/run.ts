@@ -5,10 +5,10 @@
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { Client } from '@langchain/langgraph-sdk';
+import { freePort } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 
@@ -23,17 +23,6 @@ function option(name: string, fallback: number): number {
   const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
   return value;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForOk(url: string, child: ChildProcess, name: string, timeoutMs = 120_000): Promise<void> {

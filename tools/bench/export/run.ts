@@ -29,7 +29,7 @@ import { startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type Wor
 import { loadExportConfig } from '../../../apps/export/src/config';
 import { startExport } from '../../../apps/export/src/service';
 import { DAY_US, insertProject, insertRuns, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
-import { freePort } from '../../dev/free-port';
+import { freePort } from '@platform/http-server';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECRET = 'export-bench-internal-secret-0123';

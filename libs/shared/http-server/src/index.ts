@@ -7,3 +7,4 @@ export * from './request-id.middleware';
 export * from './validate';
 export { errorHandler, notFound } from './error.middleware';
 export * from './run-service';
+export { freePort } from './free-port';

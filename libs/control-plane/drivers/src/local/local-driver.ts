@@ -6,7 +6,8 @@ import type { Logger } from '@platform/logging';
 import { DeployError, type DeploySpec, type DeploymentDriver, type UpstreamListener } from '../driver';
 import { probeOk, waitHealthy } from './health';
 import type { InstanceStore } from './instance.store';
-import { freePort, isAlive, isOurInstance, logTail, portIsFree, stopProcessGroup } from './process-tools';
+import { freePort } from '@platform/http-server';
+import { isAlive, isOurInstance, logTail, portIsFree, stopProcessGroup } from './process-tools';
 
 export interface LocalDriverOptions {
   /** The Agent Server command, e.g. `["node_modules/.bin/tsx", "apps/agent-server/src/main.ts"]`. */

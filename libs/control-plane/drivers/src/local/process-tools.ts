@@ -52,17 +52,6 @@ export async function stopProcessGroup(pid: number, graceMs: number): Promise<vo
   while (isAlive(pid) && Date.now() < deadline + 5_000) await sleep(50);
 }
 
-/** A port the OS says is free now (it may be taken again before use; callers retry). */
-export function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export function portIsFree(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
