@@ -81,3 +81,13 @@ export const userMessage = (content: string) => ({ messages: [{ role: 'user', co
 export const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] }).messages ?? []).map((m) => m.content);
 
 export const slowConfig = (delayMs: number) => ({ configurable: { delay_ms: delayMs } });
+
+/** One SSE event as the SDK yields it. */
+export type StreamChunk = { event: string; data: unknown; id?: string };
+
+/** Reads a stream to its end. */
+export async function collect(stream: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
+  const chunks: StreamChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}

@@ -13,11 +13,10 @@ import {
   TEST_LANGGRAPH_CONFIG,
   userMessage,
   waitFor,
+  type StreamChunk,
 } from './agent-server.e2e-helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
-
-type Chunk = { event: string; data: unknown; id?: string };
 
 /** Signals a spawned replica's whole process group (the tsx launcher and the server it runs); resolves on exit. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
@@ -88,7 +87,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
     const run = await a.runs.create(thread.thread_id, 'slow', { input: userMessage('across'), config: slowConfig(150), streamMode: ['values', 'updates'] });
     const [streamed, joined] = await Promise.all([
       (async () => {
-        const chunks: Chunk[] = [];
+        const chunks: StreamChunk[] = [];
         for await (const chunk of b.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1' })) chunks.push(chunk);
         return chunks;
       })(),
@@ -138,7 +137,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
     const thread = await onLeaving.threads.create();
     const run = await onLeaving.runs.create(thread.thread_id, 'slow', { input: userMessage('hand over'), config: slowConfig(600) });
     const followed = (async () => {
-      const chunks: Chunk[] = [];
+      const chunks: StreamChunk[] = [];
       for await (const chunk of a.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1' })) chunks.push(chunk);
       return chunks;
     })();
@@ -165,7 +164,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
       // Created on the doomed replica, which has free slots: it executes the run itself.
       const run = await onDoomed.runs.create(thread.thread_id, 'slow', { input: userMessage('survive'), config: slowConfig(1_200) });
       const followed = (async () => {
-        const chunks: Chunk[] = [];
+        const chunks: StreamChunk[] = [];
         for await (const chunk of onSurvivor.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1' })) chunks.push(chunk);
         return chunks;
       })();

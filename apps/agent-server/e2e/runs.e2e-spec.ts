@@ -13,15 +13,8 @@ import {
   TEST_LANGGRAPH_CONFIG,
   userMessage,
   waitFor,
+  collect,
 } from './agent-server.e2e-helpers';
-
-type Chunk = { event: string; data: unknown; id?: string };
-
-async function collect(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
-  const chunks: Chunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
-}
 
 // Deployments are routed by the control plane's table, which the tests write to: Postgres only.
 describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent server runs through the gateway (SDK)', () => {

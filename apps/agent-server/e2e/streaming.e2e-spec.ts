@@ -12,15 +12,9 @@ import {
   TEST_LANGGRAPH_CONFIG,
   userMessage,
   waitFor,
+  collect,
+  type StreamChunk,
 } from './agent-server.e2e-helpers';
-
-type Chunk = { event: string; data: unknown; id?: string };
-
-async function collect(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
-  const chunks: Chunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
-}
 
 // Deployments are routed by the control plane's table, which the tests write to: Postgres only.
 describeWithService('DATABASE_URL', 'Postgres (agent server streaming e2e)')('agent server streaming through the gateway (SDK)', () => {
@@ -111,7 +105,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server streaming e2e)')('ag
       const thread = await client.threads.create();
       const run = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('replay'), config: slowConfig(150), streamMode: ['values', 'updates'] });
       // Leave mid-run after a few events, then come back from the last one seen.
-      const first: Chunk[] = [];
+      const first: StreamChunk[] = [];
       const controller = new AbortController();
       for await (const chunk of client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1', signal: controller.signal })) {
         first.push(chunk);
@@ -130,13 +124,13 @@ describeWithService('DATABASE_URL', 'Postgres (agent server streaming e2e)')('ag
 
     it('streams every run of a thread, one after another, and resumes a thread stream with Last-Event-ID', async () => {
       const thread = await client.threads.create();
-      const readThread = async (lastEventId: string | undefined, until: (chunks: Chunk[]) => boolean) => {
+      const readThread = async (lastEventId: string | undefined, until: (chunks: StreamChunk[]) => boolean) => {
         const controller = new AbortController();
-        const chunks: Chunk[] = [];
+        const chunks: StreamChunk[] = [];
         const timer = setTimeout(() => controller.abort(), 15_000);
         try {
           for await (const chunk of client.threads.joinStream(thread.thread_id, { lastEventId, signal: controller.signal })) {
-            chunks.push(chunk as Chunk);
+            chunks.push(chunk as StreamChunk);
             if (until(chunks)) controller.abort();
           }
         } catch (err) {
@@ -146,7 +140,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server streaming e2e)')('ag
         }
         return chunks;
       };
-      const bothDone = (chunks: Chunk[]) => chunks.filter((c) => c.event === 'values' && contents(c.data).length === 8).length === 1;
+      const bothDone = (chunks: StreamChunk[]) => chunks.filter((c) => c.event === 'values' && contents(c.data).length === 8).length === 1;
       const reading = readThread(undefined, bothDone);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const first = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('one'), config: slowConfig(30) });
