@@ -3,23 +3,43 @@ import pg from 'pg';
 import type { Database, SqlRunner, SqlSession } from './database.types';
 import { checkedChannel } from './notification-channel';
 import { PostgresListener } from './postgres-listener';
+import { StatementNames } from './statement-names';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-function runner(client: Queryable): SqlRunner {
+/** SQLSTATE 0A000, which Postgres raises as "cached plan must not change result type". */
+const FEATURE_NOT_SUPPORTED = '0A000';
+
+function runner(client: Queryable, names: StatementNames, transactional = false): SqlRunner {
   return {
     // Without parameters pg uses the simple query protocol, which accepts several statements.
     exec: async (sql) => {
       await client.query(sql);
     },
-    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Row[],
+    // Only a statement with parameters is prepared: one without stays on the simple protocol, as `exec`.
+    query: async <Row>(sql: string, params: unknown[] = []) => {
+      const name = params.length > 0 ? names.nameOf(sql) : undefined;
+      try {
+        return (await client.query({ text: sql, values: params, name })).rows as Row[];
+      } catch (err) {
+        // A migration changed what a statement prepared before it returns (a replica still running during a
+        // rolling upgrade): Postgres refuses the old plan, so run the text unnamed instead. Not inside a
+        // transaction, which the error aborted: that one fails, and its connection is discarded (withClient).
+        if (name === undefined || transactional || (err as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw err;
+        return (await client.query({ text: sql, values: params })).rows as Row[];
+      }
+    },
   };
 }
 
-async function inTransaction<T>(client: pg.PoolClient, fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+async function inTransaction<T>(
+  client: pg.PoolClient,
+  names: StatementNames,
+  fn: (tx: SqlRunner) => Promise<T>,
+): Promise<T> {
   await client.query('BEGIN');
   try {
-    const result = await fn(runner(client));
+    const result = await fn(runner(client, names, true));
     await client.query('COMMIT');
     return result;
   } catch (err) {
@@ -42,8 +62,8 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
   }
 }
 
-function session(client: pg.PoolClient): SqlSession {
-  return { ...runner(client), transaction: (fn) => inTransaction(client, fn) };
+function session(client: pg.PoolClient, names: StatementNames): SqlSession {
+  return { ...runner(client, names), transaction: (fn) => inTransaction(client, names, fn) };
 }
 
 /** Opens a Postgres database through one pg pool, shared by Prisma (via the adapter) and raw SQL. */
@@ -53,13 +73,14 @@ export function openPostgresDatabase(url: string, options: { poolSize?: number }
   pool.on('error', () => undefined);
   // LISTEN needs a connection of its own; it is opened on the first listen().
   const listener = new PostgresListener(url);
+  const names = new StatementNames();
   let closed = false;
   return {
     kind: 'postgres',
     adapter: new PrismaPg(pool, { disposeExternalPool: false }),
-    ...runner(pool),
-    transaction: (fn) => withClient(pool, (client) => inTransaction(client, fn)),
-    withSession: (fn) => withClient(pool, (client) => fn(session(client))),
+    ...runner(pool, names),
+    transaction: (fn) => withClient(pool, (client) => inTransaction(client, names, fn)),
+    withSession: (fn) => withClient(pool, (client) => fn(session(client, names))),
     listen: (channel, handler) => listener.listen(channel, handler),
     notify: async (channel, payload) => {
       await pool.query('SELECT pg_notify($1, $2)', [checkedChannel(channel), payload]);

@@ -1,0 +1,84 @@
+import type { Database } from './database.types';
+import { openDatabase } from './open-database';
+import { createScratchPostgresDatabase, type ScratchDatabase } from './scratch-database';
+
+const adminUrl = process.env['DATABASE_URL'];
+if (!adminUrl && process.env['REQUIRE_SERVICES'] === '1') throw new Error('DATABASE_URL must be set when REQUIRE_SERVICES=1');
+// stderr, not console.warn: Jest drops console output of a suite whose tests are all skipped.
+if (!adminUrl) process.stderr.write('SKIPPED: Postgres database tests (set DATABASE_URL to run them)\n');
+
+(adminUrl ? describe : describe.skip)('Postgres database', () => {
+  let scratch: ScratchDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    scratch = await createScratchPostgresDatabase(adminUrl!);
+    db = await openDatabase({ url: scratch.url, dataDir: 'unused' });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await scratch?.drop();
+  });
+
+  const preparedOnThisConnection = (session: Pick<Database, 'query'>) =>
+    session.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements`);
+
+  it('prepares a statement with parameters once per connection and reuses it', async () => {
+    await db.withSession(async (session) => {
+      const sql = `SELECT $1::int + $2::int AS sum`;
+      expect(await session.query(sql, [1, 2])).toEqual([{ sum: 3 }]);
+      expect(await session.query(sql, [40, 2])).toEqual([{ sum: 42 }]);
+      const prepared = (await preparedOnThisConnection(session)).filter((row) => row.statement === sql);
+      expect(prepared).toHaveLength(1);
+    });
+  });
+
+  it('keeps statements without parameters on the simple protocol, which takes several at once', async () => {
+    await db.withSession(async (session) => {
+      await session.query(`CREATE TEMP TABLE t (n int); INSERT INTO t VALUES (7)`);
+      expect(await session.query(`SELECT n FROM t`)).toEqual([{ n: 7 }]);
+      const texts = (await preparedOnThisConnection(session)).map((row) => row.statement);
+      expect(texts.filter((text) => text.includes('FROM t'))).toEqual([]);
+    });
+  });
+
+  it('reuses a prepared statement inside transactions and after one of its executions fails', async () => {
+    const sql = `SELECT 10 / $1::int AS q`;
+    await expect(db.transaction((tx) => tx.query(sql, [0]))).rejects.toThrow(/division by zero/);
+    expect(await db.transaction((tx) => tx.query(sql, [5]))).toEqual([{ q: 2 }]);
+    expect(await db.query(sql, [2])).toEqual([{ q: 5 }]);
+  });
+
+  it('still answers a prepared statement after a migration changed the rows it returns', async () => {
+    await db.exec(`CREATE TABLE widened (id int PRIMARY KEY)`);
+    await db.exec(`INSERT INTO widened VALUES (1)`);
+    const sql = `SELECT * FROM widened WHERE id = $1`;
+    await db.withSession(async (session) => {
+      expect(await session.query(sql, [1])).toEqual([{ id: 1 }]);
+      await session.exec(`ALTER TABLE widened ADD COLUMN label text DEFAULT 'new'`);
+      expect(await session.query(sql, [1])).toEqual([{ id: 1, label: 'new' }]);
+      expect(await session.query(sql, [1])).toEqual([{ id: 1, label: 'new' }]);
+    });
+  });
+
+  it('fails a transaction whose prepared statement a migration outdated, then prepares it afresh', async () => {
+    await db.exec(`CREATE TABLE widened_tx (id int PRIMARY KEY); INSERT INTO widened_tx VALUES (1)`);
+    const sql = `SELECT * FROM widened_tx WHERE id = $1`;
+    // One connection, so the statement is prepared on the connection the transaction gets.
+    const single = await openDatabase({ url: scratch.url, dataDir: 'unused', poolSize: 1 });
+    try {
+      expect(await single.transaction((tx) => tx.query(sql, [1]))).toEqual([{ id: 1 }]);
+      await db.exec(`ALTER TABLE widened_tx ADD COLUMN label text DEFAULT 'new'`);
+      await expect(single.transaction((tx) => tx.query(sql, [1]))).rejects.toThrow(/cached plan must not change result type/);
+      expect(await single.transaction((tx) => tx.query(sql, [1]))).toEqual([{ id: 1, label: 'new' }]);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('reports a statement that does not parse, and runs it again (still failing) without confusion', async () => {
+    const sql = `SELEC $1`;
+    await expect(db.query(sql, [1])).rejects.toThrow(/syntax error/);
+    await expect(db.query(sql, [1])).rejects.toThrow(/syntax error/);
+    expect(await db.query(`SELECT $1::text AS v`, ['ok'])).toEqual([{ v: 'ok' }]);
+  });
+});
