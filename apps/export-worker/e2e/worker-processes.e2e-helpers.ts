@@ -8,11 +8,10 @@ import path from 'node:path';
 import { exportPartitionQueue } from '@platform/contracts';
 import { defineQueue } from '@platform/job-bus';
 import { freePort } from '@platform/http-server';
+import { processCpuSeconds } from '@platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ENTRY = path.join(__dirname, 'export-worker.process.ts');
-// USER_HZ: 100 on every Linux architecture Node runs on.
-const CLOCK_TICKS = 100;
 
 export type PartitionQueue = typeof exportPartitionQueue;
 
@@ -33,8 +32,8 @@ export interface WorkerProcess {
   hasOpenFile(): boolean;
   /** Peak resident set of the process so far (VmHWM), MB; undefined once it has exited or off Linux. */
   peakRssMb(): number | undefined;
-  /** User + system CPU seconds of the process so far (all its threads); undefined once it has exited or off Linux. */
-  cpuSeconds(): number | undefined;
+  /** User + system CPU seconds of the process so far (all its threads); 0 once it has exited or off Linux. */
+  cpuSeconds(): number;
   /** Sends the signal; resolves when the process has exited. */
   kill(signal: NodeJS.Signals): Promise<void>;
   exited(): boolean;
@@ -50,6 +49,8 @@ export interface WorkerProcessOptions {
   env?: Record<string, string>;
   /** Worker output: 'inherit' shows its logs (LOG_LEVEL in env), default 'ignore'. */
   stdio?: 'inherit' | 'ignore';
+  /** Extra node options before the entry point (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -72,7 +73,7 @@ export async function startWorkerProcess(index: number, options: WorkerProcessOp
   const tmpDir = mkdtempSync(path.join(tmpdir(), `export-worker-${index}-`));
   // `node --import tsx` runs the worker in this one process (the tsx CLI would add a launcher process), so the
   // pid is the worker's own: SIGKILL hits it and /proc/<pid> is its memory.
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -115,16 +116,7 @@ export async function startWorkerProcess(index: number, options: WorkerProcessOp
         return undefined;
       }
     },
-    cpuSeconds: () => {
-      try {
-        // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks.
-        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-      } catch {
-        return undefined;
-      }
-    },
+    cpuSeconds: () => processCpuSeconds(child.pid),
     kill: (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exit;

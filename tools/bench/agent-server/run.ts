@@ -11,6 +11,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import { freePort } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { createScratchPostgresDatabase } from '@platform/prisma';
+import { busyPercent, machineCpu, namedProcessesCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const REFERENCE_DIR = path.join(__dirname, 'reference');
@@ -119,6 +120,10 @@ interface Result {
   p50: number;
   p95: number;
   runsPerSecond: number;
+  /** CPU milliseconds per run in the concurrent phase: the server (with its child processes), this client, Postgres. */
+  cpuMsPerRun: { server: number; client: number; postgres: number };
+  /** How busy the machine's CPUs were in the concurrent phase, in percent. */
+  machineBusy: number;
 }
 
 async function measure(target: Target, sequential: number, concurrentRuns: number, concurrency: number): Promise<Result> {
@@ -134,6 +139,16 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
 
   let next = 0;
   const clients = Array.from({ length: concurrency }, () => target.client());
+  const cpu = () => {
+    const client = process.cpuUsage();
+    return {
+      server: processTreeCpuSeconds(target.child.pid),
+      client: (client.user + client.system) / 1e6,
+      postgres: namedProcessesCpuSeconds('postgres'),
+      machine: machineCpu(),
+    };
+  };
+  const before = cpu();
   const started = performance.now();
   await Promise.all(
     clients.map(async (c) => {
@@ -141,7 +156,15 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), runsPerSecond: concurrentRuns / seconds };
+  const after = cpu();
+  const perRun = (key: 'server' | 'client' | 'postgres') => (1000 * (after[key] - before[key])) / concurrentRuns;
+  return {
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    runsPerSecond: concurrentRuns / seconds,
+    cpuMsPerRun: { server: perRun('server'), client: perRun('client'), postgres: perRun('postgres') },
+    machineBusy: busyPercent(before.machine, after.machine),
+  };
 }
 
 async function main(): Promise<void> {
@@ -161,10 +184,13 @@ async function main(): Promise<void> {
     }
     const [ours, reference] = rows.map(([, r]) => r);
     console.log(`\nsequential runs.wait: ${sequential} runs; concurrent: ${concurrentRuns} runs over ${concurrency} clients\n`);
-    console.log(`${'server'.padEnd(48)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'runs/s @' + concurrency}`.padEnd(80));
+    const header = ['p50 ms', 'p95 ms', `runs/s @${concurrency}`, 'server CPU', 'client CPU', 'Postgres CPU', 'machine busy'];
+    console.log(`${'server'.padEnd(48)}${header.map((h) => h.padStart(14)).join('')}`);
     for (const [name, r] of rows) {
-      console.log(`${name.padEnd(48)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.runsPerSecond.toFixed(0).padStart(10)}`);
+      const cells = [r.p50.toFixed(1), r.p95.toFixed(1), r.runsPerSecond.toFixed(0), ...Object.values(r.cpuMsPerRun).map((ms) => `${ms.toFixed(2)} ms`), `${r.machineBusy.toFixed(0)}%`];
+      console.log(`${name.padEnd(48)}${cells.map((c) => c.padStart(14)).join('')}`);
     }
+    console.log('(CPU columns: milliseconds per run in the concurrent phase, from /proc; the bench client is this process)');
     console.log(
       `\nratios: p50 ${(reference.p50 / ours.p50).toFixed(1)}x lower, concurrent throughput ${(ours.runsPerSecond / reference.runsPerSecond).toFixed(1)}x`,
     );

@@ -10,7 +10,7 @@
 // DuckDB table (not timed), then COPY writes them with the same codec and as many threads as a worker's DuckDB.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -30,6 +30,7 @@ import { loadExportConfig } from '../../../apps/export/src/config';
 import { startExport } from '../../../apps/export/src/service';
 import { DAY_US, insertProject, insertRuns, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
 import { freePort } from '@platform/http-server';
+import { busyPercent, machineCpu, processCpuSeconds } from '@platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECRET = 'export-bench-internal-secret-0123';
@@ -53,32 +54,6 @@ function intOption(name: string, fallback: number): number {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** User + system CPU seconds of a process so far (Linux /proc), 0 when unknown. */
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total jiffies of all CPUs so far (/proc/stat), to report how busy the machine was during a phase. */
-function machineCpu(): { busy: number; total: number } {
-  try {
-    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const idle = values[3] + (values[4] ?? 0);
-    const total = values.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return { busy: 0, total: 0 };
-  }
-}
-
-const busyPercent = (from: { busy: number; total: number }, to: { busy: number; total: number }) =>
-  to.total > from.total ? (100 * (to.busy - from.busy)) / (to.total - from.total) : 0;
 
 /**
  * Inserts `runs` runs spread evenly over `days` UTC days from 2024-05-01, four per start time. Each statement
@@ -117,10 +92,13 @@ async function sourceJsonBytes(db: TracingDatabase, sessionId: string): Promise<
   return Number(bytes);
 }
 
+// BENCH_PROFILE=<dir> writes a V8 CPU profile of the tracing process and of each worker there (Chrome DevTools).
+const profileArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+
 /** The tracing service as its own process (`apps/tracing/src/main.ts`), ready to serve StreamRuns. */
 async function startTracingProcess(databaseUrl: string): Promise<{ child: ChildProcess; grpc: string; stop(): Promise<void> }> {
   const [port, grpcPort] = [await freePort('127.0.0.1'), await freePort('127.0.0.1')];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/tracing/src/main.ts')], {
+  const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', path.join(ROOT, 'apps/tracing/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GRPC_PORT: String(grpcPort), DATABASE_URL: databaseUrl, INTERNAL_SECRET: SECRET, LOG_LEVEL: 'warn', DATA_DIR: 'memory://' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -370,10 +348,11 @@ async function main(): Promise<void> {
       exportGrpc: `127.0.0.1:${exportService.grpcPort}`,
       internalSecret: SECRET,
       env: { EXPORT_WORKER_CONCURRENCY: String(concurrency) },
+      nodeArgs: profileArgs,
     };
     for (const count of workerCounts) {
       workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(i, workerOptions, 120_000)));
-      const cpuAtStart = workers.map((w) => w.cpuSeconds() ?? 0);
+      const cpuAtStart = workers.map((w) => w.cpuSeconds());
       const tracingCpuAtStart = processCpuSeconds(tracing.child.pid);
       const machineAtStart = machineCpu();
       console.log(`${count} worker(s) ready (load ${load()}); exporting…`);
@@ -396,7 +375,7 @@ async function main(): Promise<void> {
       if (status !== 'Completed') throw new Error(`export ${created.id} ended ${status}`);
       const exp = await exportDb.prisma.bulkExport.findUniqueOrThrow({ where: { id: created.id } });
       const exportRuns = await exportDb.prisma.bulkExportRun.findMany({ where: { bulkExportId: created.id } });
-      const cpuSeconds = workers.reduce((sum, w, i) => sum + ((w.cpuSeconds() ?? 0) - cpuAtStart[i]), 0);
+      const cpuSeconds = workers.reduce((sum, w, i) => sum + ((w.cpuSeconds()) - cpuAtStart[i]), 0);
       const tracingCpuSeconds = processCpuSeconds(tracing.child.pid) - tracingCpuAtStart;
       const busy = busyPercent(machineAtStart, machineCpu());
       await stopWorkerProcesses(workers);

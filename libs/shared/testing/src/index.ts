@@ -1,2 +1,3 @@
 export * from './required-services';
 export * from './test-database';
+export * from './proc-cpu';
