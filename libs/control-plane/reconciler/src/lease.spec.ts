@@ -25,6 +25,27 @@ describe('Lease (in-memory PGlite)', () => {
     expect(await a.acquire()).toBe(true);
   });
 
+  it('is held, by the holder\'s own clock, for at most its time to live after the last grant', async () => {
+    const a = new Lease(db.prisma, 'l3', 'replica-a', 300);
+    const b = new Lease(db.prisma, 'l3', 'replica-b', 300);
+    expect(a.held).toBe(false);
+    expect(await a.acquire()).toBe(true);
+    expect(a.held).toBe(true);
+    expect(() => a.assertHeld()).not.toThrow();
+    expect(await b.acquire()).toBe(false);
+    expect(b.held).toBe(false);
+    // A stalled holder (here: a blocked event loop) stops counting on the lease when its time to live is over,
+    // before it has heard from the database that another replica may have taken it.
+    const blockedUntil = performance.now() + 350;
+    while (performance.now() < blockedUntil);
+    expect(a.held).toBe(false);
+    expect(() => a.assertHeld()).toThrow(LeaseLostError);
+    expect(await a.acquire()).toBe(true);
+    expect(a.held).toBe(true);
+    await a.release();
+    expect(a.held).toBe(false);
+  });
+
   it('fences writes: a holder that lost the lease cannot write, the new holder can', async () => {
     const a = new Lease(db.prisma, 'l2', 'replica-a', 200);
     const b = new Lease(db.prisma, 'l2', 'replica-b', 10_000);

@@ -12,9 +12,13 @@ type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 /**
  * A named lease in the database: at most one holder until it expires (the database's clock decides), renewed by
- * the holder. Writes that must come from the holder only run through `fenced`, which locks the lease row.
+ * the holder. Writes that must come from the holder only run through `fenced`, which locks the lease row. What
+ * the database cannot fence (calls to other systems) checks `held` first: the holder's own, stricter view.
  */
 export class Lease {
+  /** performance.now() until which this holder may count on the lease (0: not held). */
+  private validUntil = 0;
+
   constructor(
     private readonly prisma: PrismaClient,
     readonly name: string,
@@ -24,6 +28,7 @@ export class Lease {
 
   /** Takes the lease when free or expired, or renews it when held; true when this holder has it afterwards. */
   async acquire(): Promise<boolean> {
+    const sentAt = performance.now();
     const rows = await this.prisma.$queryRawUnsafe<{ holder: string }[]>(
       `INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, now() + ($3::int * interval '1 millisecond'))
        ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -33,11 +38,29 @@ export class Lease {
       this.holder,
       this.ttlMs,
     );
-    return rows.length === 1 && rows[0].holder === this.holder;
+    const held = rows.length === 1 && rows[0].holder === this.holder;
+    // The database granted `ttl` from some moment after `sentAt`: counting from `sentAt` errs on the safe side.
+    this.validUntil = held ? sentAt + this.ttlMs : 0;
+    return held;
+  }
+
+  /**
+   * Whether this holder can still count on the lease by its own clock: granted by the database, and less than the
+   * lease's time to live since that grant was asked for. A holder stalled past it (a blocked event loop, a
+   * database it cannot reach) may have been replaced, even if it has not heard so yet.
+   */
+  get held(): boolean {
+    return performance.now() < this.validUntil;
+  }
+
+  /** Throws LeaseLostError unless `held`. */
+  assertHeld(): void {
+    if (!this.held) throw new LeaseLostError(this.name);
   }
 
   /** Gives the lease up (graceful shutdown), so another replica need not wait for it to expire. */
   async release(): Promise<void> {
+    this.validUntil = 0;
     await this.prisma.lease.deleteMany({ where: { name: this.name, holder: this.holder } });
   }
 

@@ -68,7 +68,9 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
       logger: silentLogger,
       options: {
         holder: name,
-        leaseTtlMs: 2_000,
+        // Long enough that a leader stalled by a loaded test machine keeps its lease (the first test expects no
+        // takeover until the leader stops); stop() releases the lease, so handovers stay immediate.
+        leaseTtlMs: 5_000,
         pollIntervalMs: 100,
         maxAttempts,
         maxConcurrentBuilds: 1,

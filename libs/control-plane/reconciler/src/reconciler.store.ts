@@ -39,6 +39,14 @@ export class ReconcilerStore {
     private readonly lease: Lease,
   ) {}
 
+  /**
+   * Throws LeaseLostError unless this replica can still count on its leadership: called before what the database
+   * cannot fence (the driver's calls to Kubernetes or to local processes).
+   */
+  assertLeader(): void {
+    this.lease.assertHeld();
+  }
+
   /** Deployments with work: a database to make, a deletion, or a revision in progress. */
   async deploymentsWithWork(): Promise<DeploymentRecord[]> {
     const rows = await this.prisma.deployment.findMany({

@@ -48,11 +48,12 @@ export class Reconciler {
 
   /** A driver moved a deployment to another URL on its own (an instance restarted elsewhere). */
   async recordUpstream(deploymentId: string, upstreamUrl: string): Promise<void> {
-    if (this.leader) await this.store.updateDeployment(deploymentId, { upstreamUrl });
+    if (this.isLeader) await this.store.updateDeployment(deploymentId, { upstreamUrl });
   }
 
+  /** Leading, and still sure of it by this replica's own clock (see Lease.held). */
   get isLeader(): boolean {
-    return this.leader;
+    return this.leader && this.lease.held;
   }
 
   start(): void {
@@ -99,6 +100,8 @@ export class Reconciler {
       held = await this.lease.acquire();
     } catch (err) {
       this.deps.logger.warn({ err }, 'could not renew the reconciler lease');
+      // Unrenewed past its time to live, the lease may be another replica's by now.
+      if (this.leader && !this.lease.held) await this.stepDown();
       return;
     }
     if (held && !this.leader) {
@@ -108,11 +111,15 @@ export class Reconciler {
       await this.leadership;
       this.notify();
     } else if (!held && this.leader) {
-      this.leader = false;
-      this.deps.logger.warn({ holder: this.deps.options.holder }, 'reconciler leadership lost');
-      await this.abortAll('lease-lost');
-      await this.deps.driver.release();
+      await this.stepDown();
     }
+  }
+
+  private async stepDown(): Promise<void> {
+    this.leader = false;
+    this.deps.logger.warn({ holder: this.deps.options.holder }, 'reconciler leadership lost');
+    await this.abortAll('lease-lost');
+    await this.deps.driver.release();
   }
 
   /** A new leader makes the driver run exactly the deployments' active revisions (adopting what still runs). */
@@ -127,6 +134,7 @@ export class Reconciler {
         this.deps.logger.error({ err, deployment_id: deployment.id }, 'cannot resume deployment');
       }
     }
+    this.store.assertLeader();
     const urls = await this.deps.driver.resume(specs);
     for (const { deployment } of active) {
       const url = urls.get(deployment.id) ?? null;
@@ -135,11 +143,11 @@ export class Reconciler {
   }
 
   private async tick(): Promise<void> {
-    if (!this.leader || this.stopped) return;
+    if (!this.isLeader || this.stopped) return;
     await this.leadership;
     await this.watchJobs();
     for (const deployment of await this.store.deploymentsWithWork()) {
-      if (!this.jobs.has(deployment.id) && this.leader && !this.stopped) this.startJob(deployment);
+      if (!this.jobs.has(deployment.id) && this.isLeader && !this.stopped) this.startJob(deployment);
     }
   }
 
@@ -216,6 +224,7 @@ export class Reconciler {
   private async remove(deployment: DeploymentRecord): Promise<void> {
     const { box, databases, driver, tracingKeys, options } = this.deps;
     const namespace = (deployment.sourceConfig.listener_config as { k8s_namespace?: string } | undefined)?.k8s_namespace;
+    this.store.assertLeader();
     await driver.destroy(deployment.id, namespace);
     if (deployment.database) await databases.drop(JSON.parse(box.open(deployment.database)) as DatabaseLocation);
     if (tracingKeys && deployment.tracingKeyId && deployment.organizationId) {

@@ -4,6 +4,7 @@ import { BuildError } from '@platform/control-plane-builder';
 import { IN_PROGRESS_STATUSES, type Revision, type RevisionStatus } from '@platform/control-plane-deployments';
 import { DeployError, type DatabaseLocation, type DeploySpec } from '@platform/control-plane-drivers';
 import { abortReason } from './abort-reasons';
+import { LeaseLostError } from './lease';
 import { agentServerEnv } from './deployment-env';
 import type { ReconcilerDeps } from './reconciler-deps';
 import type { DeploymentRecord, ReconcilerStore } from './reconciler.store';
@@ -173,6 +174,7 @@ export class RevisionSteps {
     try {
       const spec = await this.specFor(deployment, rev);
       const started = Date.now();
+      this.store.assertLeader();
       const { upstreamUrl } = await this.deps.driver.deploy(spec, signal);
       this.deps.logger.info({ deployment_id: deployment.id, revision_id: rev.id, url: upstreamUrl, ms: Date.now() - started }, 'deploy finished');
       const promoted = await this.store.promote(rev, upstreamUrl, null);
@@ -182,6 +184,7 @@ export class RevisionSteps {
       }
       this.removeOldCheckouts(deployment, rev);
     } catch (err) {
+      if (err instanceof LeaseLostError) throw err;
       if (signal.aborted) return this.afterAbort(signal, move, 'DEPLOYING', 'AWAITING_DEPLOY');
       const message = err instanceof DeployError ? err.message : `Deploy failed: ${(err as Error).message}`;
       if (!(err instanceof DeployError)) this.deps.logger.error({ err, revision_id: rev.id }, 'deploy failed unexpectedly');

@@ -79,6 +79,8 @@ export class KubernetesDriver implements DeploymentDriver {
   }
 
   async resume(active: DeploySpec[]): Promise<Map<string, string>> {
+    // Loading the client is the slowest step of a first call: a new leader pays it now, not inside its first deploy.
+    await this.connect();
     // The cluster keeps the workloads running; re-applying restores anything removed behind our back.
     const urls = new Map<string, string>();
     for (const spec of active) {
