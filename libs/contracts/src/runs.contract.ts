@@ -1,4 +1,4 @@
-import { loadProtoPackage } from '@platform/grpc';
+import { loadProtoPackage, useCompiledResponseEncoder, type MessageDescriptor } from '@platform/grpc';
 import type { ProtoGrpcType } from './gen/runs';
 import type { RunsClient, RunsDefinition, RunsHandlers } from './gen/tracing/v1/Runs';
 import { protoService, type ProtoService } from './proto-service';
@@ -17,5 +17,9 @@ export type RunsService = ProtoService<RunsDefinition, RunsClient, RunsHandlers>
  */
 export function runsService(protoDir?: string): RunsService {
   const root = loadProtoPackage('tracing/v1/runs.proto', protoDir) as unknown as ProtoGrpcType;
-  return protoService('tracing.v1.Runs', root.tracing.v1.Runs);
+  const service = protoService<RunsDefinition, RunsClient, RunsHandlers>('tracing.v1.Runs', root.tracing.v1.Runs);
+  // Pages of runs are most of what tracing sends: encoded without protobufjs' object conversion (same bytes).
+  const messages = root.tracing.v1 as unknown as Record<string, { type?: MessageDescriptor } | undefined>;
+  useCompiledResponseEncoder(service.definition.StreamRuns, (typeName) => messages[typeName.replace(/^\.?tracing\.v1\./, '')]?.type);
+  return service;
 }
