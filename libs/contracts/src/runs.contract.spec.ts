@@ -19,8 +19,9 @@ describe('RunBatch encoding (compiled encoder vs protobufjs)', () => {
     expect(method.responseDeserialize(ours)).toEqual(method.responseDeserialize(reference(batch)));
   };
 
-  it('is the serializer grpc-js uses for StreamRuns', () => {
+  it('is the serializer grpc-js uses for StreamRuns, compiled once per process', () => {
     expect(method.responseSerialize).not.toBe(reference);
+    expect(runsService().definition.StreamRuns.responseSerialize).toBe(method.responseSerialize);
   });
 
   it('writes every field kind as protobufjs does: strings, repeated strings, int64 strings and numbers, bools, the cursor', () => {

@@ -3,8 +3,9 @@
  * (proto-loader's shapes: field names as in the .proto, int64 as decimal strings, numbers, bigints or Longs).
  * It writes straight into one buffer, skipping protobufjs' `fromObject` copy and its Long conversions, which is
  * what a large streamed message (a page of runs) spends most of its encoding time on. It covers messages made of
- * strings, bools, int64/uint64/int32/uint32 and messages of the same kinds, singular or repeated; `compile`
- * returns undefined for anything else, and callers keep protobufjs' serializer.
+ * strings (singular or repeated), bools, int64/uint64/int32/uint32 and messages of the same kinds (singular or
+ * repeated); `compileMessageEncoder` returns undefined for anything else (packed repeated numbers, floats, bytes,
+ * enums, maps), and callers keep protobufjs' serializer.
  */
 
 /** The parts of proto-loader's `DescriptorProto` (JSON form) the encoder reads. */
@@ -174,6 +175,9 @@ export function compileMessageEncoder(
   };
 }
 
+/** Methods whose responses already go through a compiled encoder. */
+const compiledMethods = new WeakSet<object>();
+
 /**
  * Makes grpc-js send `method`'s responses with an encoder compiled from the response's descriptor (which
  * proto-loader puts beside the serializer, as `responseType.type`): the same bytes as protobufjs', less work. False,
@@ -183,9 +187,12 @@ export function useCompiledResponseEncoder<Response>(
   method: { responseSerialize: (value: Response) => Buffer },
   resolve: (typeName: string) => MessageDescriptor | undefined,
 ): boolean {
+  // Loaded definitions are shared by the process (loadProtoPackage caches them): compile once per method.
+  if (compiledMethods.has(method)) return true;
   const descriptor = (method as { responseType?: { type?: MessageDescriptor } }).responseType?.type;
   const encode = descriptor && compileMessageEncoder(descriptor, resolve);
   if (!encode) return false;
   method.responseSerialize = encode as (value: Response) => Buffer;
+  compiledMethods.add(method);
   return true;
 }
