@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@langchain/langgraph-sdk';
+import pg from 'pg';
 import type { RunningService } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
@@ -100,6 +101,40 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
     const stopped = await client.runs.create(thread.thread_id, 'slow', { input: message('stop'), config: slow(500) });
     await client.runs.cancel(thread.thread_id, stopped.run_id, true);
     expect((await client.runs.get(thread.thread_id, stopped.run_id)).status).toBe('interrupted');
+  });
+
+  // Reads the checkpoint tables next to the server: Postgres only (PGlite lives inside the server).
+  (process.env.DATABASE_URL ? it : it.skip)('leaves no checkpoint of a thread deleted under its running run, not even those it writes afterwards', async () => {
+    const thread = await client.threads.create();
+    const started = Date.now();
+    await client.runs.create(thread.thread_id, 'slow', { input: message('orphan'), config: slow(300) });
+    while (!contents((await client.threads.getState(thread.thread_id)).values).includes('step 1') && Date.now() < started + 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.threads.delete(thread.thread_id);
+    // The run learns of it only when it ends (its next heartbeat is 10 s away): it writes steps 2 and 3 (~600 ms)
+    // under the deleted thread's id first.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 3_000 - Date.now())));
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const count = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              `SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = $1) + (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = $1)
+                 + (SELECT count(*) FROM checkpoint_writes WHERE thread_id = $1) AS n`,
+              [thread.thread_id],
+            )
+          ).rows[0].n,
+        );
+      // On a slow machine the run may still be ending: give it time, but never accept rows that stay.
+      let rows = await count();
+      for (const deadline = Date.now() + 10_000; rows > 0 && Date.now() < deadline; rows = await count()) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(rows).toBe(0);
+    } finally {
+      await db.end();
+    }
   });
 
   it('replays a run from Last-Event-ID', async () => {

@@ -123,8 +123,9 @@ export class RunExecutor {
 
     switch (outcome.kind) {
       case 'lost':
-        // Another replica holds the run now (or it was deleted): leave everything to it.
+        // Another replica holds the run now (it carries on), or the run was deleted with its thread.
         await log.drain();
+        await this.discardIfThreadGone(run);
         this.deps.hub.closeLog(log, undefined);
         return NOTHING;
       case 'handed-back':
@@ -190,6 +191,7 @@ export class RunExecutor {
     );
     // Not ended here: another replica holds the run now (it carries on), or the run was deleted with its thread.
     const gone = result !== undefined && !result.ended && !result.exists;
+    if (gone) await this.discardIfThreadGone(run);
     this.deps.hub.closeLog(log, result?.ended ? { status: outcome.status, output } : gone ? null : undefined);
     this.deps.logger.debug({ run_id: run.run_id, status: outcome.status, exec_ms: Date.now() - started }, 'run ended');
     if (run.kwargs.webhook && result?.ended && this.deps.webhook) {
@@ -203,6 +205,20 @@ export class RunExecutor {
       });
     }
     return { waiting: result?.waiting ?? 0, claimed: result?.claimed ?? [] };
+  }
+
+  /**
+   * A run whose thread was deleted while it executed went on writing checkpoints under the thread's id; nothing
+   * would ever read or delete them. A thread that still exists (the run was only taken over) keeps everything.
+   */
+  private async discardIfThreadGone(run: RunRecord): Promise<void> {
+    if (run.kwargs.temporary) return;
+    try {
+      const discarded = await this.deps.queue.discardOrphanCheckpoints(run.thread_id);
+      if (discarded > 0) this.deps.logger.info({ run_id: run.run_id, thread_id: run.thread_id, checkpoints: discarded }, 'discarded checkpoints of a deleted thread');
+    } catch (err) {
+      this.deps.logger.warn({ err, run_id: run.run_id, thread_id: run.thread_id }, 'discarding checkpoints of a deleted thread failed');
+    }
   }
 
   /** The run's input: on a retry that its own checkpoints already advanced, none (resume from the last one). */

@@ -176,6 +176,40 @@ describe('run queue (Postgres with DATABASE_URL, else PGlite)', () => {
     await expect(addRun(db, '00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('discards the checkpoint rows of a deleted thread, and only of one that is gone', async () => {
+    const writeCheckpointRows = async (threadId: string) => {
+      await db.sql.query(
+        `INSERT INTO checkpoints (thread_id, checkpoint_id, type, checkpoint) VALUES ($1, 'c1', 'json', '\\x7b7d'), ($1, 'c2', 'json', '\\x7b7d')`,
+        [threadId],
+      );
+      await db.sql.query(`INSERT INTO checkpoint_blobs (thread_id, channel, version, type) VALUES ($1, 'messages', '1', 'empty')`, [threadId]);
+      await db.sql.query(
+        `INSERT INTO checkpoint_writes (thread_id, checkpoint_id, task_id, idx, channel, type, value) VALUES ($1, 'c2', 't', 0, 'messages', 'json', '\\x7b7d')`,
+        [threadId],
+      );
+    };
+    const rowCounts = async (threadId: string) =>
+      (
+        await db.sql.query<{ checkpoints: number; blobs: number; writes: number }>(
+          `SELECT (SELECT count(*)::int FROM checkpoints WHERE thread_id = $1) AS checkpoints,
+                  (SELECT count(*)::int FROM checkpoint_blobs WHERE thread_id = $1) AS blobs,
+                  (SELECT count(*)::int FROM checkpoint_writes WHERE thread_id = $1) AS writes`,
+          [threadId],
+        )
+      )[0];
+    const kept = await createThreadRow(db);
+    const deleted = await createThreadRow(db);
+    await writeCheckpointRows(kept);
+    await writeCheckpointRows(deleted);
+    await db.sql.query(`DELETE FROM threads WHERE thread_id = $1::uuid`, [deleted]);
+
+    expect(await queue.discardOrphanCheckpoints(kept)).toBe(0);
+    expect(await rowCounts(kept)).toEqual({ checkpoints: 2, blobs: 1, writes: 1 });
+    expect(await queue.discardOrphanCheckpoints(deleted)).toBe(2);
+    expect(await rowCounts(deleted)).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowCounts(kept)).toEqual({ checkpoints: 2, blobs: 1, writes: 1 });
+  });
+
   it('creates a stateless run with its thread in one statement', async () => {
     const created = await addRun(db, '6f1ad1a3-3f7c-4c3b-9a62-0d2a3c7c9e11', { thread: 'new', temporaryThread: true, startAs: { owner: 'a', leaseMs: 5_000 } });
     expect(created).toMatchObject({ started: true, run: { temporary_thread: true } });

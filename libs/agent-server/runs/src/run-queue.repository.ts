@@ -63,6 +63,11 @@ export interface RunQueueRepository {
   sweepExpired(maxAttempts: number, limit?: number): Promise<ExpiredRun[]>;
   /** The run id, if a root checkpoint of this run is the thread's latest (a retry then resumes from it). */
   latestCheckpointRunId(threadId: string): Promise<string | null>;
+  /**
+   * Deletes the checkpoint rows (checkpoints, blobs, pending writes) under a thread id that no longer names a
+   * thread: what a run wrote after its thread was deleted under it. Returns the number of checkpoints deleted.
+   */
+  discardOrphanCheckpoints(threadId: string): Promise<number>;
 }
 
 /**
@@ -261,6 +266,18 @@ export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
         [threadId],
       );
       return row?.run_id ?? null;
+    },
+
+    async discardOrphanCheckpoints(threadId) {
+      const [row] = await sql.query<{ n: number }>(
+        `WITH orphan AS (SELECT $1::text AS id WHERE NOT EXISTS (SELECT 1 FROM threads WHERE thread_id = $1::uuid)),
+           w AS (DELETE FROM checkpoint_writes WHERE thread_id IN (SELECT id FROM orphan)),
+           b AS (DELETE FROM checkpoint_blobs WHERE thread_id IN (SELECT id FROM orphan)),
+           c AS (DELETE FROM checkpoints WHERE thread_id IN (SELECT id FROM orphan) RETURNING 1)
+         SELECT count(*)::int AS n FROM c`,
+        [threadId],
+      );
+      return row?.n ?? 0;
     },
   };
 }
