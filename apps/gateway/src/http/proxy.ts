@@ -72,6 +72,10 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
     res.locals.proxy = locals;
     res.locals.routeLabel = match.rule.upstream === 'deployment' ? '/deployments/:id/*' : `${match.rule.prefix}/*`;
     rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId));
+    // With X-Forwarded-Proto/Host (xfwd), the public base URL of what the upstream serves: agent servers put it in
+    // the links they hand out (A2A agent cards). Only the gateway sets it.
+    delete req.headers['x-forwarded-prefix'];
+    if (match.removedPrefix) req.headers['x-forwarded-prefix'] = match.removedPrefix;
     req.url = match.upstreamPath;
     return proxy(req, res as Response, next);
   };

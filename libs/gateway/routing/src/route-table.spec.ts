@@ -30,7 +30,7 @@ describe('matchRoute', () => {
       deploymentId: 'd-1',
       upstreamPath: '/threads/t-1/runs?limit=5',
     });
-    expect(matchRoute('/deployments/d-1')).toMatchObject({ deploymentId: 'd-1', upstreamPath: '/' });
+    expect(matchRoute('/deployments/d-1')).toMatchObject({ deploymentId: 'd-1', upstreamPath: '/', removedPrefix: '/deployments/d-1' });
     expect(matchRoute('/deployments/d-1?x=1')).toMatchObject({ deploymentId: 'd-1', upstreamPath: '/?x=1' });
     expect(matchRoute('/deployments')).toBeUndefined();
     expect(matchRoute('/deployments/%E0%A4%A')).toBeUndefined();

@@ -17,6 +17,8 @@ export interface RouteMatch {
   deploymentId?: string;
   /** The path the upstream sees (the deployment prefix removed for agent servers). */
   upstreamPath: string;
+  /** What was removed from the path (`/deployments/{id}`, as sent), for `X-Forwarded-Prefix`; absent when nothing was. */
+  removedPrefix?: string;
 }
 
 /** Most specific first. The admin API (`/api/v1/workspaces`, `/api/v1/api-keys`) is served by the gateway itself. */
@@ -49,7 +51,7 @@ export function matchRoute(url: string, routes: readonly RouteRule[] = DEFAULT_R
     } catch {
       return undefined;
     }
-    return { rule, deploymentId, upstreamPath: `${match[2] || '/'}${match[3] ?? ''}` };
+    return { rule, deploymentId, upstreamPath: `${match[2] || '/'}${match[3] ?? ''}`, removedPrefix: `/deployments/${match[1]}` };
   }
   return undefined;
 }
