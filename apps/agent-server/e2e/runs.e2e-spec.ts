@@ -215,7 +215,8 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
 
     it('interrupt: the running run stops, keeps its checkpoints, and the new one runs', async () => {
       const thread = await client.threads.create();
-      const first = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('first'), config: slowConfig(300) });
+      // Steps of 2 s: the interrupt must land before step 2 even on a loaded machine (it stops the run at once).
+      const first = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('first'), config: slowConfig(2_000) });
       await waitFor(() => client.threads.getState(thread.thread_id), (s) => contents(s.values).includes('step 1'));
       const second = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('second'), config: slowConfig(1), multitaskStrategy: 'interrupt' });
       await client.runs.join(thread.thread_id, second.run_id);
