@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@langchain/langgraph-sdk';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 import {
@@ -16,17 +18,22 @@ import {
   collect,
 } from './agent-server.e2e-helpers';
 
+// The A2A SDK is an ES module with a CommonJS build; its `exports` give TypeScript only the ESM types.
+const { A2AClient } = require('@a2a-js/sdk/client') as typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' } });
+
 // Deployments are routed by the control plane's table, which the tests write to: Postgres only.
 describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent server runs through the gateway (SDK)', () => {
   let platform: TestPlatform;
   let client: Client;
   let call: ReturnType<typeof deploymentFetch>;
+  let deploymentUrl: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform({ langgraphConfigPath: TEST_LANGGRAPH_CONFIG, agentServerEnv: FAST_RUN_SETTINGS });
     const deployment = await deploymentFor(platform, platform.services['agent-server'].url);
     client = deployment.client;
     call = deploymentFetch(platform, deployment.id);
+    deploymentUrl = `${platform.gatewayUrl}/deployments/${deployment.id}`;
   });
 
   afterAll(() => platform?.stop());
@@ -298,6 +305,40 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       expect(await client.crons.count({ threadId: thread.thread_id })).toBe(0);
       const bad = await call('/runs/crons', { method: 'POST', body: JSON.stringify({ assistant_id: 'slow', schedule: 'every day' }) });
       expect(bad.status).toBe(422);
+    });
+  });
+
+  describe('A2A and MCP (their official clients, through the gateway)', () => {
+    const apiHeaders = () => ({ 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId });
+
+    it('talks A2A with the agent its card links to, through the gateway', async () => {
+      const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...apiHeaders(), ...(init?.headers as Record<string, string>) } });
+      const a2a = await A2AClient.fromCardUrl(`${deploymentUrl}/.well-known/agent-card.json?assistant_id=agent`, { fetchImpl });
+      const card = await a2a.getAgentCard();
+      expect(card.url.startsWith(`${deploymentUrl}/a2a/`)).toBe(true);
+      const response = await a2a.sendMessage({
+        message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'What is 2 + 3 * 4?' }] },
+      });
+      if ('error' in response) throw new Error(`A2A error ${response.error.code}: ${response.error.message}`);
+      const task = response.result as { kind: string; contextId: string; status: { state: string }; artifacts?: { parts: { kind: string; text?: string }[] }[] };
+      expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+      expect(task.artifacts?.[0]?.parts[0]?.text).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
+      // The context is the thread: the REST API shows the same conversation.
+      expect(contents((await client.threads.getState(task.contextId)).values).at(-1)).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
+    });
+
+    it('lists the assistants as MCP tools and calls one, through the gateway', async () => {
+      const mcp = new McpClient({ name: 'e2e', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${deploymentUrl}/mcp`), { requestInit: { headers: apiHeaders() } }));
+      try {
+        const { tools } = await mcp.listTools();
+        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['agent', 'slow', 'approval']));
+        const result = await mcp.callTool({ name: 'agent', arguments: { messages: [{ role: 'user', content: 'What is 6*7?' }] } });
+        expect(result.isError).toBe(false);
+        expect(contents(result.structuredContent).at(-1)).toEqual(expect.stringContaining('42'));
+      } finally {
+        await mcp.close();
+      }
     });
   });
 

@@ -7,11 +7,14 @@ import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { createHttpApp, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { a2aRoutes } from './http/a2a.routes';
 import { assistantThreadsDeleter } from './http/assistant-threads';
 import { assistantsRoutes } from './http/assistants.routes';
 import { cronsRoutes } from './http/crons.routes';
 import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
+import { jsonRpcParseErrors } from './http/json-rpc';
+import { mcpRoutes } from './http/mcp.routes';
 import { runsRoutes } from './http/runs.routes';
 import { storeRoutes } from './http/store.routes';
 import { threadsRoutes } from './http/threads.routes';
@@ -40,6 +43,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     readiness: deps.readiness,
     identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
     routes: (app) => {
+      app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));
       app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
       // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
       // Then runs, the hot path (express tries routers in order).
@@ -54,6 +58,17 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
           deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
         }),
       );
+      app.use(
+        a2aRoutes({
+          assistants: deps.assistants,
+          registry: deps.registry,
+          runs: deps.runs,
+          threads: deps.threads,
+          version: deps.version,
+          sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
+        }),
+      );
+      app.use(mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version }));
       app.use(docsRoutes({ version: deps.version }));
     },
   }).app;

@@ -168,6 +168,14 @@ describe('gateway (all services in-process)', () => {
       await asAdmin(gw.get(`/deployments/${deployment.id}/ok`)).expect(200, { ok: true });
     });
 
+    it('tells the agent server the public prefix it is served under (A2A agent cards link back through the gateway)', async () => {
+      const deployment = await insertDeployment(defaultWorkspace, platform.services['agent-server'].url);
+      const card = await asAdmin(gw.get(`/deployments/${deployment.id}/.well-known/agent-card.json?assistant_id=agent`))
+        .set('X-Forwarded-Prefix', '/somewhere-else')
+        .expect(200);
+      expect(card.body.url).toMatch(new RegExp(`^${platform.gatewayUrl}/deployments/${deployment.id}/a2a/[0-9a-f-]{36}$`));
+    });
+
     it('hides deployments of other workspaces and unknown ids', async () => {
       const other = await asAdmin(gw.post('/api/v1/workspaces')).send({ display_name: 'Deployments elsewhere' }).expect(201);
       const foreign = await insertDeployment(other.body.id, platform.services['agent-server'].url);

@@ -7,7 +7,7 @@ export function infoRoutes(options: { version: string; deploymentId?: string; tr
     res.json({
       version: options.version,
       deployment_id: options.deploymentId ?? null,
-      flags: { assistants: true, crons: true, langsmith: options.tracing, store: true, a2a: false, mcp: false },
+      flags: { assistants: true, crons: true, langsmith: options.tracing, store: true, a2a: true, mcp: true },
     });
   });
   return router;

@@ -1,19 +1,9 @@
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { Client } from '@langchain/langgraph-sdk';
 import pg from 'pg';
-import type { RunningService } from '@platform/http-server';
-import { signIdentity } from '@platform/identity';
-import { silentLogger } from '@platform/logging';
-import { createTestDatabase, type TestDatabase } from '@platform/testing';
-import { loadAgentServerConfig } from '../config';
-import { startAgentServer } from '../service';
+import { startTestAgentServer, type TestAgentServer } from './agent-server.testing';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
 jest.setTimeout(90_000);
-
-const SECRET = 'runs-sdk-secret-0123456789';
-const FIXTURES = path.resolve(__dirname, '../../e2e/fixtures/langgraph.json');
 
 type Chunk = { event: string; data: unknown; id?: string };
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -32,33 +22,14 @@ async function collect(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
  * through the gateway, with replicas, on Postgres.
  */
 describe('runs through the official SDK (one server, Postgres or PGlite)', () => {
-  let database: TestDatabase;
-  let server: RunningService;
+  let running: TestAgentServer;
   let client: Client;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startAgentServer(
-      loadAgentServerConfig({
-        INTERNAL_SECRET: SECRET,
-        DATABASE_URL: database.url,
-        DATA_DIR: 'memory://',
-        MIGRATE_ON_START: 'true',
-        PORT: '0',
-        LANGGRAPH_CONFIG_PATH: FIXTURES,
-        LOG_LEVEL: 'silent',
-        SSE_HEARTBEAT_INTERVAL: '200ms',
-      }),
-      silentLogger,
-    );
-    const requestId = randomUUID();
-    const identity = signIdentity(SECRET, { tenantId: randomUUID(), organizationId: 'org', subject: 'sdk' }, requestId);
-    client = new Client({ apiUrl: server.url, apiKey: null, defaultHeaders: { 'x-request-id': requestId, ...identity }, callerOptions: { maxRetries: 0 } });
+    running = await startTestAgentServer({ env: { SSE_HEARTBEAT_INTERVAL: '200ms' } });
+    client = new Client({ apiUrl: running.server.url, apiKey: null, defaultHeaders: running.headers, callerOptions: { maxRetries: 0 } });
   });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  afterAll(() => running?.stop());
 
   it('waits on stateless and thread runs and streams several modes with numbered events', async () => {
     expect(contents(await client.runs.wait(null, 'slow', { input: message('solo'), config: slow(1) }))).toEqual(['solo', 'step 1', 'step 2', 'step 3']);
@@ -104,7 +75,7 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
   });
 
   // Reads the checkpoint tables next to the server: Postgres only (PGlite lives inside the server).
-  (process.env.DATABASE_URL ? it : it.skip)('leaves no checkpoint of a thread deleted under its running run, not even those it writes afterwards', async () => {
+  (process.env['DATABASE_URL'] ? it : it.skip)('leaves no checkpoint of a thread deleted under its running run, not even those it writes afterwards', async () => {
     const thread = await client.threads.create();
     const started = Date.now();
     await client.runs.create(thread.thread_id, 'slow', { input: message('orphan'), config: slow(300) });
@@ -115,7 +86,7 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
     // The run learns of it only when it ends (its next heartbeat is 10 s away): it writes steps 2 and 3 (~600 ms)
     // under the deleted thread's id first.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 3_000 - Date.now())));
-    const db = new pg.Client({ connectionString: database.url });
+    const db = new pg.Client({ connectionString: running.databaseUrl });
     await db.connect();
     try {
       const count = async () =>

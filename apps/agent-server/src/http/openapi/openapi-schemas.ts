@@ -195,7 +195,15 @@ export const componentSchemas: Record<string, Schema> = {
   StoreDeleteRequest: object({ namespace: arrayOf(str()), key: str() }, ['key']),
   StoreSearchRequest: object({ namespace_prefix: arrayOf(str()), filter: dict('Equality or $eq $ne $gt $gte $lt $lte $in'), ...paging, query: str(), refresh_ttl: bool() }),
   StoreListNamespacesRequest: object({ prefix: arrayOf(str()), suffix: arrayOf(str()), max_depth: int(), ...paging }),
-  JsonRpcRequest: object({ jsonrpc: oneOfEnum(['2.0']), id: { oneOf: [str(), int()] }, method: oneOfEnum(['message/send', 'message/stream', 'tasks/get', 'tasks/cancel']), params: dict() }, ['jsonrpc', 'method']),
+  JsonRpcRequest: object(
+    {
+      jsonrpc: oneOfEnum(['2.0']),
+      id: { oneOf: [str(), int(), { type: 'null' }], description: 'Absent on a notification (answered 202 without a body)' },
+      method: str('A2A: message/send, message/stream, tasks/get, tasks/cancel. MCP: initialize, ping, tools/list, tools/call'),
+      params: dict(),
+    },
+    ['jsonrpc', 'method'],
+  ),
   JsonRpcResponse: object({ jsonrpc: str(), id: {}, result: {}, error: object({ code: int(), message: str(), data: {} }) }),
   AgentCard: object({ protocolVersion: str(), name: str(), description: str(), url: str(), version: str(), capabilities: dict(), skills: arrayOf(dict()) }),
   ErrorResponse: object({ detail: str() }, ['detail']),

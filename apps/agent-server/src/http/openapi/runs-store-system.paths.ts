@@ -98,7 +98,7 @@ export const storePaths = {
 export const a2aPaths = {
   '/a2a/{assistant_id}': {
     post: operation(A2A, 'a2a_jsonrpc', {
-      summary: 'Agent-to-Agent JSON-RPC 2.0 (message/send, message/stream as SSE, tasks/get, tasks/cancel)',
+      summary: 'Agent-to-Agent JSON-RPC 2.0 (message/send, message/stream as SSE, tasks/get, tasks/cancel, tasks/resubscribe as SSE)',
       description: '`contextId` is the thread id and `taskId` the run id.',
       params: [pathParam('assistant_id', 'Assistant id or graph id')],
       body: ref('JsonRpcRequest'),

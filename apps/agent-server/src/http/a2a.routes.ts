@@ -1,0 +1,126 @@
+import { Router, type Response } from 'express';
+import { z } from 'zod';
+import type { AssistantRepository } from '@platform/agent-server-assistants';
+import type { GraphRegistry } from '@platform/agent-server-graphs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
+import { parseRequest, requestContext } from '@platform/http-server';
+import { agentCard, publicBaseUrl } from './a2a-card';
+import { A2A_ERRORS, toA2aError } from './a2a-errors';
+import { streamA2aTask } from './a2a-stream';
+import { a2aTasks, type A2aTasks } from './a2a-tasks';
+import { messageSendParamsSchema, taskIdParamsSchema, taskQueryParamsSchema } from './a2a.schemas';
+import { JSON_RPC, JsonRpcError, parseJsonRpcParams, readJsonRpcRequest, rpcError, rpcResult, sendJsonRpc, type JsonRpcRequest } from './json-rpc';
+
+export interface A2aRoutesDeps {
+  assistants: AssistantRepository;
+  registry: GraphRegistry;
+  runs: RunService;
+  threads: { threads: ThreadRepository; state: ThreadStateService };
+  /** This server's version (the agent card's `version`). */
+  version: string;
+  /** A `: heartbeat` comment on `message/stream` after this long without an event (default 15 s). */
+  sseHeartbeatMs?: number;
+}
+
+const cardQuery = z.object({ assistant_id: z.string().min(1) });
+const agentPath = z.object({ assistant_id: z.string().min(1) });
+
+type Method = (tasks: A2aTasks, assistantId: string, params: unknown) => Promise<unknown>;
+
+// Methods answered with one JSON-RPC response (`message/stream` and `tasks/resubscribe` stream instead).
+const METHODS: Record<string, Method> = {
+  'message/send': async (tasks, assistantId, params) => {
+    const assistant = await tasks.agent(assistantId);
+    const parsed = parseJsonRpcParams(messageSendParamsSchema, params ?? {}, 'message/send');
+    const { run, userMessage } = await tasks.start(assistant, parsed);
+    const historyLength = parsed.configuration?.historyLength;
+    // `blocking: false`: answer with the task as it begins; the client polls `tasks/get`.
+    if (parsed.configuration?.blocking === false) return tasks.task(run, { userMessage, historyLength });
+    return tasks.settle(run, userMessage, historyLength);
+  },
+  'tasks/get': async (tasks, assistantId, params) => {
+    const assistant = await tasks.agent(assistantId);
+    const { id, historyLength } = parseJsonRpcParams(taskQueryParamsSchema, params ?? {}, 'tasks/get');
+    return tasks.task(await tasks.run(assistant, id), { historyLength });
+  },
+  'tasks/cancel': async (tasks, assistantId, params) => {
+    const assistant = await tasks.agent(assistantId);
+    const { id } = parseJsonRpcParams(taskIdParamsSchema, params ?? {}, 'tasks/cancel');
+    return tasks.cancel(await tasks.run(assistant, id));
+  },
+  'agent/getAuthenticatedExtendedCard': () => {
+    throw new JsonRpcError(A2A_ERRORS.AUTHENTICATED_EXTENDED_CARD_NOT_CONFIGURED, 'Authenticated Extended Card is not configured');
+  },
+};
+
+const PUSH_NOTIFICATION_METHODS = new Set([
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete',
+]);
+
+/**
+ * A2A (protocol 0.3.0, JSON-RPC transport) for every assistant: `POST /a2a/{assistant_id}` takes `message/send`,
+ * `message/stream` (SSE), `tasks/get`, `tasks/cancel` and `tasks/resubscribe`; `GET /.well-known/agent-card.json
+ * ?assistant_id=` describes the agent. A task is a run, its context the run's thread.
+ */
+export function a2aRoutes(deps: A2aRoutesDeps): Router {
+  const router = Router();
+  const tasks = a2aTasks({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, threads: deps.threads.threads });
+  const heartbeatMs = deps.sseHeartbeatMs ?? 15_000;
+
+  router.get('/.well-known/agent-card.json', async (req, res) => {
+    const { assistant_id } = parseRequest(cardQuery, req.query, 'query');
+    const assistant = await deps.assistants.resolve(assistant_id);
+    const baseUrl = publicBaseUrl((name) => req.get(name), { protocol: req.protocol, host: req.get('host') });
+    res.json(agentCard(assistant, { baseUrl, version: deps.version, graphDescription: deps.registry.description(assistant.graph_id) }));
+  });
+
+  const stream = (res: Response, request: JsonRpcRequest, assistantId: string) =>
+    streamA2aTask(res, {
+      requestId: request.id ?? null,
+      heartbeatMs,
+      logger: requestContext(res).logger,
+      tasks,
+      runs: deps.runs,
+      threads: deps.threads.threads,
+      begin: async () => {
+        const assistant = await tasks.agent(assistantId);
+        if (request.method === 'message/stream') {
+          const params = parseJsonRpcParams(messageSendParamsSchema, request.params ?? {}, request.method);
+          return { ...(await tasks.start(assistant, params)), historyLength: params.configuration?.historyLength };
+        }
+        return { run: await tasks.run(assistant, parseJsonRpcParams(taskIdParamsSchema, request.params ?? {}, request.method).id) };
+      },
+    });
+
+  router.post('/a2a/:assistant_id', async (req, res) => {
+    const read = readJsonRpcRequest(req);
+    if ('error' in read) return sendJsonRpc(res, read.error);
+    const { request } = read;
+    const { assistant_id } = parseRequest(agentPath, req.params, 'path');
+    if (request.method === 'message/stream' || request.method === 'tasks/resubscribe') return stream(res, request, assistant_id);
+
+    const id = request.id ?? null;
+    let response: ReturnType<typeof rpcResult> | ReturnType<typeof rpcError>;
+    try {
+      const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+      if (PUSH_NOTIFICATION_METHODS.has(request.method)) {
+        throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
+      }
+      if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+      response = rpcResult(id, await method(tasks, assistant_id, request.params));
+    } catch (err) {
+      const { internal, ...error } = toA2aError(err);
+      if (internal) requestContext(res).logger.error({ err, method: request.method }, 'A2A method failed');
+      response = rpcError(id, error);
+    }
+    // A notification (no id) gets no response body.
+    if (request.id === undefined) return res.status(204).end();
+    sendJsonRpc(res, response);
+  });
+
+  return router;
+}

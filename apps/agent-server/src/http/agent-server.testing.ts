@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { RunningService } from '@platform/http-server';
+import { signIdentity } from '@platform/identity';
+import { silentLogger } from '@platform/logging';
+import { createTestDatabase } from '@platform/testing';
+import { loadAgentServerConfig } from '../config';
+import { startAgentServer } from '../service';
+
+/** The end-to-end suites' deployment: slow, approval (interrupt), nested (subgraph), progress, failing, agent. */
+export const E2E_FIXTURES = path.resolve(__dirname, '../../e2e/fixtures/langgraph.json');
+
+export interface TestAgentServer {
+  server: RunningService;
+  /** Where the server's database is when it is Postgres (undefined: embedded PGlite, inside the server). */
+  databaseUrl?: string;
+  /** Headers the gateway would add: an identity signed with the server's secret. */
+  headers: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole agent server (database, graphs, run workers, HTTP) on a database of its own — Postgres with
+ * DATABASE_URL, else embedded PGlite — as the SDK-level specs drive it.
+ */
+export async function startTestAgentServer(
+  options: { langgraphConfigPath?: string; env?: Record<string, string>; secret?: string } = {},
+): Promise<TestAgentServer> {
+  const secret = options.secret ?? `test-secret-${randomUUID()}`;
+  const database = await createTestDatabase();
+  try {
+    const server = await startAgentServer(
+      loadAgentServerConfig({
+        INTERNAL_SECRET: secret,
+        DATABASE_URL: database.url,
+        DATA_DIR: 'memory://',
+        MIGRATE_ON_START: 'true',
+        PORT: '0',
+        LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? E2E_FIXTURES,
+        LOG_LEVEL: 'silent',
+        ...options.env,
+      }),
+      silentLogger,
+    );
+    const requestId = randomUUID();
+    const identity = signIdentity(secret, { tenantId: randomUUID(), organizationId: 'org', subject: 'sdk' }, requestId);
+    return {
+      server,
+      databaseUrl: database.url,
+      headers: { 'x-request-id': requestId, ...identity },
+      stop: async () => {
+        await server.stop();
+        await database.drop();
+      },
+    };
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+}
