@@ -66,9 +66,12 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
           threads: deps.threads,
           version: deps.version,
           sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
+          waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
         }),
       );
-      app.use(mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version }));
+      app.use(
+        mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
+      );
       app.use(docsRoutes({ version: deps.version }));
     },
   }).app;

@@ -8,6 +8,7 @@ import { parseRequest, requestContext } from '@platform/http-server';
 import { agentCard, publicBaseUrl } from './a2a-card';
 import { A2A_ERRORS, toA2aError } from './a2a-errors';
 import { streamA2aTask } from './a2a-stream';
+import { jsonWhenDone } from './run-responses';
 import { a2aTasks, type A2aTasks } from './a2a-tasks';
 import { messageSendParamsSchema, taskIdParamsSchema, taskQueryParamsSchema } from './a2a.schemas';
 import { JSON_RPC, JsonRpcError, parseJsonRpcParams, readJsonRpcRequest, rpcError, rpcResult, sendJsonRpc, type JsonRpcRequest } from './json-rpc';
@@ -21,6 +22,8 @@ export interface A2aRoutesDeps {
   version: string;
   /** A `: heartbeat` comment on `message/stream` after this long without an event (default 15 s). */
   sseHeartbeatMs?: number;
+  /** A newline after this long while a `message/send` has no answer yet (default 30 s), as runs' `/wait` does. */
+  waitKeepAliveMs?: number;
 }
 
 const cardQuery = z.object({ assistant_id: z.string().min(1) });
@@ -70,6 +73,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
   const router = Router();
   const tasks = a2aTasks({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, threads: deps.threads.threads });
   const heartbeatMs = deps.sseHeartbeatMs ?? 15_000;
+  const keepAliveMs = deps.waitKeepAliveMs ?? 30_000;
 
   router.get('/.well-known/agent-card.json', async (req, res) => {
     const { assistant_id } = parseRequest(cardQuery, req.query, 'query');
@@ -104,22 +108,27 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
     if (request.method === 'message/stream' || request.method === 'tasks/resubscribe') return stream(res, request, assistant_id);
 
     const id = request.id ?? null;
-    let response: ReturnType<typeof rpcResult> | ReturnType<typeof rpcError>;
-    try {
-      const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
-      if (PUSH_NOTIFICATION_METHODS.has(request.method)) {
-        throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
+    const answer = (async () => {
+      try {
+        const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+        if (PUSH_NOTIFICATION_METHODS.has(request.method)) {
+          throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
+        }
+        if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+        return rpcResult(id, await method(tasks, assistant_id, request.params));
+      } catch (err) {
+        const { internal, ...error } = toA2aError(err);
+        if (internal) requestContext(res).logger.error({ err, method: request.method }, 'A2A method failed');
+        return rpcError(id, error);
       }
-      if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
-      response = rpcResult(id, await method(tasks, assistant_id, request.params));
-    } catch (err) {
-      const { internal, ...error } = toA2aError(err);
-      if (internal) requestContext(res).logger.error({ err, method: request.method }, 'A2A method failed');
-      response = rpcError(id, error);
-    }
+    })();
     // A notification (no id) gets no response body.
-    if (request.id === undefined) return res.status(204).end();
-    sendJsonRpc(res, response);
+    if (request.id === undefined) {
+      await answer;
+      return res.status(204).end();
+    }
+    // A blocking message/send sends newlines meanwhile (JSON allows them), so proxies keep the connection open.
+    await jsonWhenDone(res, answer.then((message) => JSON.stringify(message)), keepAliveMs);
   });
 
   return router;

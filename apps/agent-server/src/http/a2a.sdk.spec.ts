@@ -73,7 +73,8 @@ describe('A2A through the official A2A client', () => {
   };
 
   beforeAll(async () => {
-    running = await startTestAgentServer({ langgraphConfigPath: FIXTURES });
+    // Keep-alive newlines every 100 ms: blocking sends to the slow graph get some, and the client must read past them.
+    running = await startTestAgentServer({ langgraphConfigPath: FIXTURES, env: { WAIT_KEEPALIVE_INTERVAL: '100ms' } });
     server = running.server;
     headers = running.headers;
     // The gateway would add the signed identity headers; the client's own headers stay as they are.
@@ -185,6 +186,20 @@ describe('A2A through the official A2A client', () => {
     const events = await collect(slow.resubscribeTask({ id: taskId }));
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', taskId, final: true, status: { state: 'completed' } });
     const task = resultOf<Task>(await slow.getTask({ id: taskId }));
+    expect(task.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'step 3' }]);
+  });
+
+  it('keeps a blocking message/send alive with newlines before the answer', async () => {
+    const card = await (await client('slow')).getAgentCard();
+    const res = await fetch(card.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'k', method: 'message/send', params: userMessage('patience') }),
+    });
+    const text = await res.text();
+    expect(text).toMatch(/^\n+\{/);
+    expect(JSON.parse(text)).toMatchObject({ id: 'k', result: { kind: 'task', status: { state: 'completed' } } });
+    const task = resultOf<Task>(await (await client('slow')).sendMessage(userMessage('patience again')));
     expect(task.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'step 3' }]);
   });
 

@@ -16,6 +16,7 @@ import {
   type JsonRpcErrorObject,
   type JsonRpcRequest,
 } from './json-rpc';
+import { jsonWhenDone } from './run-responses';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion, unsupportedVersionHeader } from './mcp-protocol';
 import { callTool, listTools } from './mcp-tools';
 
@@ -27,6 +28,8 @@ export interface McpRoutesDeps {
   version: string;
   /** Tools per `tools/list` page (default 100). */
   pageSize?: number;
+  /** A newline after this long while a call has no answer yet (default 30 s), as runs' `/wait` does. */
+  waitKeepAliveMs?: number;
 }
 
 const SERVER_NAME = 'langgraph-agent-server';
@@ -47,6 +50,7 @@ const isClientResponse = (body: unknown): boolean =>
  */
 export function mcpRoutes(deps: McpRoutesDeps): Router {
   const pageSize = Math.max(1, deps.pageSize ?? 100);
+  const keepAliveMs = deps.waitKeepAliveMs ?? 30_000;
   const router = Router();
 
   const dispatch = async (request: JsonRpcRequest, res: Response): Promise<unknown> => {
@@ -113,12 +117,13 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
     if (request.id === null) {
       return sendJsonRpc(res, rpcError(null, { code: JSON_RPC.INVALID_REQUEST, message: 'Invalid Request: an MCP request id must be a string or a number, not null' }));
     }
-    try {
-      const result = await dispatch(request, res);
-      if (!res.destroyed) sendJsonRpc(res, rpcResult(request.id, result));
-    } catch (err) {
-      if (!res.destroyed) sendJsonRpc(res, rpcError(request.id, errorObject(err, req, res)));
-    }
+    const id = request.id;
+    const answer = dispatch(request, res).then(
+      (result) => JSON.stringify(rpcResult(id, result)),
+      (err: unknown) => JSON.stringify(rpcError(id, errorObject(err, req, res))),
+    );
+    // A long tool call sends newlines meanwhile (JSON allows them), so proxies keep the connection open.
+    await jsonWhenDone(res, answer, keepAliveMs);
   });
 
   // Stateless: no stream to open (GET) and no session to end (DELETE).

@@ -59,7 +59,8 @@ describe('MCP through the official SDK (one server, Postgres or PGlite)', () => 
   };
 
   beforeAll(async () => {
-    running = await startTestAgentServer({ secret: SECRET });
+    // Keep-alive newlines every 100 ms: the slow graph's calls get some, and the client must read past them.
+    running = await startTestAgentServer({ secret: SECRET, env: { WAIT_KEEPALIVE_INTERVAL: '100ms' } });
     server = running.server;
     ({ client: mcp, transport } = await connect(`${server.url}/mcp/`));
   });
@@ -118,6 +119,16 @@ describe('MCP through the official SDK (one server, Postgres or PGlite)', () => 
     expect(messages.at(-1)?.content).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
     // The text content is the same output as JSON, for clients that ignore structured content.
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  });
+
+  it('keeps a long call’s connection alive with newlines before the answer', async () => {
+    const args = { messages: [{ role: 'user', content: 'take your time' }] };
+    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: args } });
+    const text = await res.text();
+    expect(text).toMatch(/^\n+\{/);
+    expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: 7, result: { isError: false } });
+    const result = await mcp.callTool({ name: 'slow', arguments: args });
+    expect(messagesOf(result.structuredContent).map((m) => m.content)).toEqual(['take your time', 'step 1', 'step 2', 'step 3']);
   });
 
   it('reports a failing run as a tool error and an unknown tool as invalid params', async () => {
