@@ -1,0 +1,42 @@
+// The floor under any server that runs the bench's graph with LangGraph.js: CPU per `invoke` of the same 1-node graph
+// (./graph/echo.graph.ts), in this process, with no HTTP, no database and no checkpointer — what the graph library
+// alone costs per run on this host. Compare it with the bench's server CPU per run.
+//   npx tsx tools/bench/agent-server/graph-floor.ts [--runs=3000]
+import { MemorySaver } from '@langchain/langgraph';
+import { graph } from './graph/echo.graph';
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+type Invocable = { invoke(input: unknown, config: unknown): Promise<unknown> };
+
+async function cpuMsPerInvoke(target: Invocable, runs: number): Promise<{ cpu: number; wall: number }> {
+  const input = (i: number) => ({ messages: [{ role: 'user', content: `hello ${i}` }] });
+  for (let i = 0; i < Math.min(300, runs); i++) await target.invoke(input(i), { configurable: { thread_id: `warm-${i}` } });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await target.invoke(input(i), { configurable: { thread_id: `t-${i}` } });
+  const used = process.cpuUsage(cpu);
+  return { cpu: (used.user + used.system) / 1000 / runs, wall: (performance.now() - started) / runs };
+}
+
+async function main(): Promise<void> {
+  const runs = option('runs', 3000);
+  const withSaver = graph.builder.compile({ checkpointer: new MemorySaver() });
+  for (const [name, target] of [
+    ['graph.invoke, no checkpointer', graph],
+    ['graph.invoke, MemorySaver', withSaver],
+  ] as const) {
+    const { cpu, wall } = await cpuMsPerInvoke(target, runs);
+    console.log(`${name.padEnd(32)} ${cpu.toFixed(2).padStart(6)} ms CPU per run  ${wall.toFixed(2).padStart(6)} ms wall  (${runs} runs)`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
