@@ -3,7 +3,7 @@ import type { RunRecord, RunService, StoredEvent } from '@platform/agent-server-
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import type { Logger } from '@platform/logging';
 import { toA2aError } from './a2a-errors';
-import { isAi, messagesOf, textOf } from './a2a-task';
+import { isAi, messagesOf, textOf, type StateMessage } from './a2a-task';
 import type { A2aTasks } from './a2a-tasks';
 import type { A2aMessage, A2aStreamEvent, A2aTaskStatus } from './a2a.types';
 import { rpcError, rpcResult, type JsonRpcId } from './json-rpc';
@@ -18,13 +18,6 @@ export interface A2aStreamOptions {
   threads: ThreadRepository;
   /** Finds or starts the run to follow; what it throws is answered as an error event. */
   begin: () => Promise<{ run: RunRecord; userMessage?: A2aMessage; historyLength?: number }>;
-}
-
-interface StateMessage {
-  id?: string;
-  type?: string;
-  content?: unknown;
-  tool_calls?: { name?: unknown }[];
 }
 
 const idsOf = (values: unknown) => new Set(messagesOf(values).flatMap((m) => (typeof m.id === 'string' ? [m.id] : [])));
@@ -75,7 +68,7 @@ export async function streamA2aTask(res: Response, options: A2aStreamOptions): P
         await send(status('working'));
       }
       if (event.event !== 'values') continue;
-      for (const message of messagesOf(JSON.parse(event.data)) as StateMessage[]) {
+      for (const message of messagesOf(JSON.parse(event.data))) {
         if (typeof message.id !== 'string' || seen.has(message.id)) continue;
         seen.add(message.id);
         const text = isAi(message) ? progressText(message) : undefined;

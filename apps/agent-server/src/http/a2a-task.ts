@@ -48,12 +48,13 @@ export function resumeValue(parts: A2aPart[]): unknown {
   return data.length === 1 ? data[0] : data;
 }
 
-interface StateMessage {
+/** A serialized LangChain message in a state's `messages`, as far as A2A reads it. */
+export interface StateMessage {
   type?: string;
   role?: string;
   content?: unknown;
   id?: string;
-  tool_calls?: unknown[];
+  tool_calls?: { name?: unknown }[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

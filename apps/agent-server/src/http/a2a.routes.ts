@@ -26,8 +26,8 @@ export interface A2aRoutesDeps {
   waitKeepAliveMs?: number;
 }
 
-const cardQuery = z.object({ assistant_id: z.string().min(1) });
-const agentPath = z.object({ assistant_id: z.string().min(1) });
+// The card's query and the endpoint's path name the agent alike.
+const agentRef = z.object({ assistant_id: z.string().min(1) });
 
 type Method = (tasks: A2aTasks, assistantId: string, params: unknown) => Promise<unknown>;
 
@@ -76,7 +76,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
   const keepAliveMs = deps.waitKeepAliveMs ?? 30_000;
 
   router.get('/.well-known/agent-card.json', async (req, res) => {
-    const { assistant_id } = parseRequest(cardQuery, req.query, 'query');
+    const { assistant_id } = parseRequest(agentRef, req.query, 'query');
     const assistant = await deps.assistants.resolve(assistant_id);
     const baseUrl = publicBaseUrl((name) => req.get(name), { protocol: req.protocol, host: req.get('host') });
     res.json(agentCard(assistant, { baseUrl, version: deps.version, graphDescription: deps.registry.description(assistant.graph_id) }));
@@ -104,7 +104,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
     const read = readJsonRpcRequest(req);
     if ('error' in read) return sendJsonRpc(res, read.error);
     const { request } = read;
-    const { assistant_id } = parseRequest(agentPath, req.params, 'path');
+    const { assistant_id } = parseRequest(agentRef, req.params, 'path');
     if (request.method === 'message/stream' || request.method === 'tasks/resubscribe') return stream(res, request, assistant_id);
 
     const id = request.id ?? null;

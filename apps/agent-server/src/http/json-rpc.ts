@@ -48,6 +48,12 @@ export const rpcError = (id: JsonRpcId, error: JsonRpcErrorObject) => ({ jsonrpc
 
 const isId = (value: unknown): value is JsonRpcId => value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
+/** The id of a body that may not be a valid request, to echo in an error response; null when there is none. */
+export function requestIdOf(body: unknown): JsonRpcId {
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['id'] : undefined;
+  return isId(id) ? id : null;
+}
+
 /**
  * The request in a POST body, or the error response it deserves: a body that is not JSON (the JSON parser
  * leaves it unparsed) is a parse error, anything but a `{"jsonrpc": "2.0", "method": ...}` object an invalid
@@ -62,7 +68,7 @@ export function readJsonRpcRequest(req: Request): { request: JsonRpcRequest } | 
     return { error: rpcError(null, { code: JSON_RPC.INVALID_REQUEST, message: 'Invalid Request: expected one JSON-RPC 2.0 request object' }) };
   }
   const candidate = body as Record<string, unknown>;
-  const id = isId(candidate['id']) ? candidate['id'] : null;
+  const id = requestIdOf(candidate);
   if (candidate['jsonrpc'] !== '2.0' || typeof candidate['method'] !== 'string' || ('id' in candidate && !isId(candidate['id']))) {
     return { error: rpcError(id, { code: JSON_RPC.INVALID_REQUEST, message: 'Invalid Request: "jsonrpc" must be "2.0", "method" a string, "id" a string, number or null' }) };
   }

@@ -9,6 +9,7 @@ import {
   JsonRpcError,
   parseJsonRpcParams,
   readJsonRpcRequest,
+  requestIdOf,
   rpcError,
   rpcResult,
   sendJsonRpc,
@@ -33,11 +34,6 @@ export interface McpRoutesDeps {
 }
 
 const SERVER_NAME = 'langgraph-agent-server';
-
-const idOf = (body: unknown): string | number | null => {
-  const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
 
 // A client answering a server request: we never send any, but the transport says to accept them with 202.
 const isClientResponse = (body: unknown): boolean =>
@@ -99,7 +95,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
   router.post('/mcp', async (req, res) => {
     const unsupported = unsupportedVersionHeader(req.get('mcp-protocol-version'));
     if (unsupported) {
-      res.status(400).json(rpcError(idOf(req.body), { code: JSON_RPC.INVALID_REQUEST, message: unsupported }));
+      res.status(400).json(rpcError(requestIdOf(req.body), { code: JSON_RPC.INVALID_REQUEST, message: unsupported }));
       return;
     }
     if (isClientResponse(req.body)) {
