@@ -3,14 +3,8 @@
 // alone costs per run on this host. Compare it with the bench's server CPU per run.
 //   npx tsx tools/bench/agent-server/graph-floor.ts [--runs=3000]
 import { MemorySaver } from '@langchain/langgraph';
+import { intOption } from '../options';
 import { graph } from './graph/echo.graph';
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 type Invocable = { invoke(input: unknown, config: unknown): Promise<unknown> };
 
@@ -25,7 +19,7 @@ async function cpuMsPerInvoke(target: Invocable, runs: number): Promise<{ cpu: n
 }
 
 async function main(): Promise<void> {
-  const runs = option('runs', 3000);
+  const runs = intOption('runs', 3000);
   const withSaver = graph.builder.compile({ checkpointer: new MemorySaver() });
   for (const [name, target] of [
     ['graph.invoke, no checkpointer', graph],

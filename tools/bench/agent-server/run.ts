@@ -12,19 +12,13 @@ import { freePort } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import { busyPercent, machineCpu, namedProcessesCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
+import { intOption } from '../options';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const REFERENCE_DIR = path.join(__dirname, 'reference');
 const GRAPH_CONFIG = path.join(__dirname, 'graph', 'langgraph.json');
 const SECRET = `bench-${randomUUID()}`;
 const GRAPH_ID = 'echo';
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 async function waitForOk(url: string, child: ChildProcess, name: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -170,9 +164,9 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('DATABASE_URL (a Postgres server) is required: this server is measured on Postgres');
-  const sequential = option('sequential', 200);
-  const concurrentRuns = option('concurrent-runs', 2000);
-  const concurrency = option('concurrency', 50);
+  const sequential = intOption('sequential', 200);
+  const concurrentRuns = intOption('concurrent-runs', 2000);
+  const concurrency = intOption('concurrency', 50);
   const scratch = await createScratchPostgresDatabase(adminUrl);
   const targets: Target[] = [];
   try {

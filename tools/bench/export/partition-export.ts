@@ -14,21 +14,11 @@ import { createScratchPostgresDatabase } from '@platform/prisma';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { startRecordingExportProgress, type RecordingExportProgress } from '../../../apps/export-worker/src/recording-export-progress.testing';
 import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
+import { intOption, option } from '../options';
 import type { WorkerJob, WorkerResult } from './partition-worker-process';
 
 const TOKEN = 'export-bench-internal-secret';
 const INSERT_CHUNK = 25_000;
-
-function option(name: string, fallback: string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-}
-
-function intOption(name: string, fallback: number): number {
-  const value = Number(option(name, String(fallback)));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 function child<T>(file: string, message?: unknown): { child: ChildProcess; reply: Promise<T> } {
   // fork reuses this process's execArgv, i.e. tsx's loader.

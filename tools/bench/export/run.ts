@@ -31,6 +31,7 @@ import { startExport } from '../../../apps/export/src/service';
 import { DAY_US, insertProject, insertRuns, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
 import { freePort } from '@platform/http-server';
 import { busyPercent, machineCpu, processCpuSeconds } from '@platform/testing';
+import { intOption, option } from '../options';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECRET = 'export-bench-internal-secret-0123';
@@ -39,17 +40,6 @@ const INSERT_CHUNK = 500_000;
 const MAX_RUNS = 2_000_000;
 const PER_TIMESTAMP = 4;
 const DUCKDB_CODEC = { UNCOMPRESSED: 'uncompressed', GZIP: 'gzip', SNAPPY: 'snappy', ZSTD: 'zstd' } as const;
-
-function option(name: string, fallback: string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-}
-
-function intOption(name: string, fallback: number): number {
-  const value = Number(option(name, String(fallback)));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');

@@ -11,19 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Compression } from '@platform/export-parquet';
+import { intOption, option } from '../options';
 import { WRITER_CODECS, WRITERS, type WriterName } from './candidate-writers';
 import type { WriterJob, WriterResult } from './writer-run';
-
-function option(name: string, fallback: string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-}
-
-function intOption(name: string, fallback: number): number {
-  const value = Number(option(name, String(fallback)));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 function runChild(job: WriterJob, dir: string): Promise<{ result: WriterResult; dir: string }> {
   // fork reuses this process's execArgv, i.e. tsx's loader.

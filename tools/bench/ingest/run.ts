@@ -11,19 +11,13 @@ import pg from 'pg';
 import { silentLogger } from '@platform/logging';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from '../../dev/platform';
+import { intOption } from '../options';
 import type { IngestJob, IngestReport } from './ingest-client';
 import { startRecorder, type RecordedRequest } from './recorder';
 
 const MAX_RUNS = 300_000;
 const TIMEOUT_MS = 10 * 60_000;
 const RUNS_PER_TRACE = 3;
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 const phase = process.argv.find((a) => a.startsWith('--phase='))?.slice(8) ?? 'both';
 
@@ -106,11 +100,11 @@ const rate = (runs: number, seconds: number) => `${runs.toLocaleString('en-US')}
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('Set DATABASE_URL (a Postgres role allowed to CREATE DATABASE)');
-  const traces = Math.ceil(Math.min(option('runs', 20_000), MAX_RUNS) / RUNS_PER_TRACE);
+  const traces = Math.ceil(Math.min(intOption('runs', 20_000), MAX_RUNS) / RUNS_PER_TRACE);
   const runs = traces * RUNS_PER_TRACE;
-  const clients = option('clients', 2);
-  const senders = option('senders', 4);
-  const concurrency = option('concurrency', 50);
+  const clients = intOption('clients', 2);
+  const senders = intOption('senders', 4);
+  const concurrency = intOption('concurrency', 50);
 
   const scratch = new Map<DatabaseService, ScratchDatabase>();
   let platform: RunningPlatform | undefined;

@@ -10,19 +10,13 @@ import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-dat
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
 import { PrismaRunPageRepository, selectedRunFields, streamRunBatches, type RunStreamQuery } from '@platform/tracing-runs';
 import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
+import { intOption } from '../options';
 import { measure, type StreamJob, type StreamResult } from './stream-client';
 
 const MAX_RUNS = 2_000_000; // bounded: the scratch database stays a few GB at most
 const INSERT_CHUNK = 25_000;
 const SMALL_FIELDS = ['name', 'run_type', 'status', 'end_time', 'total_tokens', 'total_cost', 'tags'];
 const FILTER = 'eq(run_type, "llm")'; // a third of the runs
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
 
 function report(label: string, { rows, bytes, seconds }: StreamResult): void {
   const rate = Math.round(rows / seconds).toLocaleString('en-US');
@@ -59,8 +53,8 @@ async function seed(db: TracingDatabase, tenantId: string, sessionId: string, ru
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('Set DATABASE_URL (a Postgres role allowed to CREATE DATABASE)');
-  const runs = Math.min(option('runs', 200_000), MAX_RUNS);
-  const batchSize = option('batch-size', 1000);
+  const runs = Math.min(intOption('runs', 200_000), MAX_RUNS);
+  const batchSize = intOption('batch-size', 1000);
   const scratch = await createScratchPostgresDatabase(adminUrl);
   // Ctrl-C still drops the scratch database (the connections are closed by DROP ... WITH (FORCE)).
   process.once('SIGINT', () => void scratch.drop().finally(() => process.exit(130)));
