@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { compileMessageEncoder, type MessageDescriptor } from '@platform/grpc';
-import type { RunBatch } from './runs.contract';
+import type { RunBatch, RunBatch__Output } from './runs.contract';
 import { runsService } from './runs.contract';
 
 // StreamRuns' responses go out through an encoder compiled from the descriptor; protobufjs' serializer (kept on
@@ -65,6 +65,18 @@ describe('RunBatch encoding (compiled encoder vs protobufjs)', () => {
     const runs = Array.from({ length: 300 }, (_, i) => ({ id: randomUUID(), start_time: String(1_763_683_200_000_000 + i), inputs: 'i'.repeat(i * 37), outputs: 'o'.repeat(20_000) }));
     expectSameBytes({ runs, cursor: { start_time: runs[299].start_time, id: runs[299].id } });
     expectSameBytes({ runs: [{ id: 'small' }] }); // the grown scratch is reused: nothing of the last batch leaks
+  });
+
+  it('writes NDJSON batches (bytes, int32) as protobufjs does, from a Buffer or a Uint8Array, small or large', () => {
+    const cursor = { start_time: '1763683200123456', id: randomUUID() };
+    const small = Buffer.from('{"id" : "a"}\n');
+    const large = Buffer.from(`${JSON.stringify({ inputs: 'x'.repeat(70_000) })}\n`.repeat(3));
+    expectSameBytes({ ndjson: { lines: small, count: 1, max_line_bytes: small.length - 1 }, cursor });
+    expectSameBytes({ ndjson: { lines: new Uint8Array(large), count: 3, max_line_bytes: large.length / 3 - 1 }, cursor });
+    expectSameBytes({ ndjson: { lines: Buffer.alloc(0), count: 0, max_line_bytes: 0 } });
+    const decoded = method.responseDeserialize(method.responseSerialize({ ndjson: { lines: large, count: 3, max_line_bytes: 7 }, cursor })) as RunBatch__Output;
+    expect(decoded.ndjson!.lines.equals(large)).toBe(true);
+    expect(decoded.runs).toEqual([]);
   });
 
   it('declines messages with types it does not write (protobufjs keeps serving them)', () => {

@@ -6,6 +6,8 @@ import { protoService, type ProtoService } from './proto-service';
 export type { RunsClient, RunsDefinition, RunsHandlers };
 export type { Run, Run__Output } from './gen/tracing/v1/Run';
 export type { RunBatch, RunBatch__Output } from './gen/tracing/v1/RunBatch';
+export type { NdjsonRuns, NdjsonRuns__Output } from './gen/tracing/v1/NdjsonRuns';
+export { RunEncoding } from './gen/tracing/v1/RunEncoding';
 export type { RunCursor, RunCursor__Output } from './gen/tracing/v1/RunCursor';
 export type { StreamRunsRequest, StreamRunsRequest__Output } from './gen/tracing/v1/StreamRunsRequest';
 

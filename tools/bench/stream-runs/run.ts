@@ -1,5 +1,6 @@
 // StreamRuns throughput: inserts N realistic runs into a scratch Postgres database, then streams them
-// over real gRPC on loopback with all fields and with a small field set, printing rows/s and MB/s.
+// over real gRPC on loopback with all fields and with a small field set, as Run messages and as NDJSON (what
+// the export worker asks for), printing rows/s and MB/s.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/stream-runs/run.ts [--runs=200000] [--batch-size=1000]
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -84,10 +85,12 @@ async function main(): Promise<void> {
     console.log(`StreamRuns: ${runs.toLocaleString('en-US')} runs, batch_size ${batchSize}, gRPC on ${address}, client in a child process`);
     await client.read({ address, request }); // warm-up: JIT, page cache
     report('gRPC, all 29 fields', await client.read({ address, request }));
+    report('gRPC, all 29 fields, NDJSON', await client.read({ address, request: { ...request, encoding: 'RUN_ENCODING_NDJSON' } }));
     report(`gRPC, ${SMALL_FIELDS.length + 2} fields (no inputs/outputs/extra/events)`, await client.read({ address, request: { ...request, fields: SMALL_FIELDS } }));
     const llm = await client.read({ address, request: { ...request, fields: SMALL_FIELDS, filter: FILTER } });
     report(`gRPC, ${SMALL_FIELDS.length + 2} fields, filter ${FILTER}`, llm);
     report('stream query only (no gRPC), all fields', await measure(streamRunBatches(deps, query)));
+    report('stream query only (no gRPC), all fields, NDJSON', await measure(streamRunBatches(deps, { ...query, encoding: 'ndjson' })));
     const plan = await deps.runs.explain({ ...query, filter: undefined, fields: selectedRunFields([]), limit: batchSize });
     console.log(`page plan: ${plan.split('\n')[1]?.trim()}`);
   } finally {

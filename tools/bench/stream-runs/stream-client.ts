@@ -1,6 +1,6 @@
 // The benchmark's StreamRuns client, in a process of its own (as an exporter would be), so decoding
 // does not share the server's event loop. Driven over IPC by run.ts: one message per stream to read.
-import type { Run, RunsClient, StreamRunsRequest } from '@platform/contracts';
+import type { NdjsonRuns, Run, RunsClient, StreamRunsRequest } from '@platform/contracts';
 import { runsService } from '@platform/contracts';
 import { createClient, readStream } from '@platform/grpc';
 
@@ -11,7 +11,10 @@ export interface StreamJob {
 
 export interface StreamResult {
   rows: number;
-  /** UTF-8 bytes of the field values received (protobuf framing adds a few bytes per field). */
+  /**
+   * UTF-8 bytes of the field values received (protobuf framing adds a few bytes per field); for NDJSON batches,
+   * the bytes of the lines (keys, quotes and escapes included).
+   */
   bytes: number;
   seconds: number;
 }
@@ -27,13 +30,15 @@ function payloadBytes(run: Run): number {
 }
 
 /** Reads a whole stream, counting rows and payload bytes. */
-export async function measure(source: AsyncIterable<{ runs?: Run[] }>): Promise<StreamResult> {
+export async function measure(source: AsyncIterable<{ runs?: Run[]; ndjson?: NdjsonRuns | null }>): Promise<StreamResult> {
   const started = performance.now();
   let rows = 0;
   let bytes = 0;
   for await (const batch of source) {
     for (const run of batch.runs ?? []) bytes += payloadBytes(run);
     rows += batch.runs?.length ?? 0;
+    rows += batch.ndjson?.count ?? 0;
+    bytes += batch.ndjson?.lines?.length ?? 0;
   }
   return { rows, bytes, seconds: (performance.now() - started) / 1000 };
 }

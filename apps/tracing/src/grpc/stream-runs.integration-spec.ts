@@ -77,10 +77,12 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
     }
   }
 
+  const chainFilter = compileFilter('and(eq(run_type, "chain"), gt(total_tokens, 5))', { alias: 'r', firstParam: RUN_PAGE_FILTER_FIRST_PARAM });
   it.each([
-    ['no filter', undefined],
-    ['a filter', compileFilter('and(eq(run_type, "chain"), gt(total_tokens, 5))', { alias: 'r', firstParam: RUN_PAGE_FILTER_FIRST_PARAM })],
-  ])('walks an index range on (tenant_id, session_id, start_time, id) from the cursor, with %s', async (_, filter) => {
+    ['no filter', undefined, 'messages'],
+    ['a filter', chainFilter, 'messages'],
+    ['a filter, as NDJSON', chainFilter, 'ndjson'],
+  ] as const)('walks an index range on (tenant_id, session_id, start_time, id) from the cursor, with %s', async (_, filter, encoding) => {
     const plan = await new PrismaRunPageRepository(db.prisma).explain({
       tenantId,
       sessionId,
@@ -90,6 +92,7 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
       filter,
       after: { startTimeUs: T0_US + 1_000_000n, id: randomUUID() },
       limit: 5_000,
+      encoding,
     });
     expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');
     expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) >/);
@@ -116,6 +119,32 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
       '2024-05-02T00:00:00Z',
     );
     expect(new Set(ids)).toEqual(new Set(stored.map((r) => r.id)));
+  });
+
+  it(`streams the ${TOTAL} runs as NDJSON batches in the same order, each line the run's JSON`, async () => {
+    const ids: string[] = [];
+    let batches = 0;
+    for await (const batch of readStream(client, 'StreamRuns', { ...request, encoding: 'RUN_ENCODING_NDJSON' }, { deadlineMs: 60_000 })) {
+      batches++;
+      expect(batch.runs).toEqual([]);
+      const lines = batch.ndjson!.lines.toString('utf8').split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines).toHaveLength(batch.ndjson!.count);
+      const runs = lines.map((line) => JSON.parse(line) as { id: string; start_time: string; name: string });
+      expect(Object.keys(runs[0])).toEqual(['id', 'name', 'start_time']);
+      expect(batch.cursor).toEqual({ start_time: runs[runs.length - 1].start_time, id: runs[runs.length - 1].id });
+      ids.push(...runs.map((r) => r.id));
+    }
+    expect(batches).toBe(TOTAL / request.batch_size!);
+    const stored = await db.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM runs WHERE tenant_id = $1::uuid AND session_id = $2::uuid AND start_time >= $3::timestamptz AND start_time < $4::timestamptz
+       ORDER BY start_time, id`,
+      tenantId,
+      sessionId,
+      '2024-05-01T00:00:00Z',
+      '2024-05-02T00:00:00Z',
+    );
+    expect(ids).toEqual(stored.map((r) => r.id));
   });
 
   it('sees runs ingested ahead of the stream once, and never repeats a run, while ingestion goes on', async () => {

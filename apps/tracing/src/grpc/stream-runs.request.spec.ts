@@ -11,6 +11,7 @@ const valid: StreamRunsRequest__Output = {
   fields: [],
   cursor: null,
   batch_size: 0,
+  encoding: 'RUN_ENCODING_MESSAGES',
 };
 
 const parse = (patch: Partial<StreamRunsRequest__Output>) => parseStreamRunsRequest({ ...valid, ...patch });
@@ -26,7 +27,13 @@ describe('parseStreamRunsRequest', () => {
       fields: [],
       after: undefined,
       batchSize: 1000,
+      encoding: 'messages',
     });
+  });
+
+  it('maps the encoding: messages by default (also when the field is absent), or NDJSON', () => {
+    expect(parse({ encoding: 'RUN_ENCODING_NDJSON' }).encoding).toBe('ndjson');
+    expect(parseStreamRunsRequest({ ...valid, encoding: undefined as unknown as 'RUN_ENCODING_MESSAGES' }).encoding).toBe('messages');
   });
 
   it('keeps fields, filter and cursor, and caps the batch size at 10,000', () => {
@@ -54,6 +61,7 @@ describe('parseStreamRunsRequest', () => {
     [{ fields: ['nope'] }, '"nope"'],
     [{ cursor: { start_time: '1', id: 'x' } }, 'cursor.id must be a UUID'],
     [{ batch_size: -1 }, 'batch_size must not be negative'],
+    [{ encoding: 7 }, 'encoding: unknown value 7'],
   ])('rejects %j', (patch, message) => {
     expect(() => parse(patch as Partial<StreamRunsRequest__Output>)).toThrow(InputError);
     expect(() => parse(patch as Partial<StreamRunsRequest__Output>)).toThrow(message);

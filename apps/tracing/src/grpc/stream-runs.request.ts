@@ -1,6 +1,6 @@
-import { isExportableRunField, type ExportableRunField, type StreamRunsRequest__Output } from '@platform/contracts';
+import { isExportableRunField, RunEncoding, type ExportableRunField, type StreamRunsRequest__Output } from '@platform/contracts';
 import { InputError } from '@platform/errors';
-import { DEFAULT_RUN_BATCH_SIZE, MAX_RUN_BATCH_SIZE, type RunStreamQuery } from '@platform/tracing-runs';
+import { DEFAULT_RUN_BATCH_SIZE, MAX_RUN_BATCH_SIZE, type RunStreamEncoding, type RunStreamQuery } from '@platform/tracing-runs';
 import { isUuid } from '@platform/ids';
 
 const INT = /^-?\d+$/;
@@ -34,6 +34,18 @@ function batchSizeOf(requested: number): number {
   return requested === 0 ? DEFAULT_RUN_BATCH_SIZE : Math.min(requested, MAX_RUN_BATCH_SIZE);
 }
 
+const ENCODINGS: Readonly<Record<string, RunStreamEncoding>> = {
+  [RunEncoding.RUN_ENCODING_MESSAGES]: 'messages',
+  [RunEncoding.RUN_ENCODING_NDJSON]: 'ndjson',
+};
+
+function encodingOf(requested: string | number | undefined): RunStreamEncoding {
+  // The loader names known values; a value this server does not know arrives as its number.
+  const encoding = ENCODINGS[String(requested ?? RunEncoding.RUN_ENCODING_MESSAGES)];
+  if (!encoding) throw new InputError(`encoding: unknown value ${String(requested)}`);
+  return encoding;
+}
+
 /** Validates a StreamRuns request (InputError → INVALID_ARGUMENT) and turns it into the stream query. */
 export function parseStreamRunsRequest(request: StreamRunsRequest__Output): RunStreamQuery {
   const tenantId = uuid(request.tenant_id ?? '', 'tenant_id');
@@ -51,5 +63,6 @@ export function parseStreamRunsRequest(request: StreamRunsRequest__Output): RunS
     fields: fieldsOf(request.fields ?? []),
     after: cursor ? { startTimeUs: micros(cursor.start_time, 'cursor.start_time'), id: uuid(cursor.id, 'cursor.id') } : undefined,
     batchSize: batchSizeOf(request.batch_size ?? 0),
+    encoding: encodingOf(request.encoding),
   };
 }

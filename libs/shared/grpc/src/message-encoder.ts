@@ -3,9 +3,9 @@
  * (proto-loader's shapes: field names as in the .proto, int64 as decimal strings, numbers, bigints or Longs).
  * It writes straight into one buffer, skipping protobufjs' `fromObject` copy and its Long conversions, which is
  * what a large streamed message (a page of runs) spends most of its encoding time on. It covers messages made of
- * strings (singular or repeated), bools, int64/uint64/int32/uint32 and messages of the same kinds (singular or
- * repeated); `compileMessageEncoder` returns undefined for anything else (packed repeated numbers, floats, bytes,
- * enums, maps), and callers keep protobufjs' serializer.
+ * strings (singular or repeated), bytes (Buffer or Uint8Array), bools, int64/uint64/int32/uint32 and messages of
+ * the same kinds (singular or repeated); `compileMessageEncoder` returns undefined for anything else (packed
+ * repeated numbers, floats, enums, maps), and callers keep protobufjs' serializer.
  */
 
 /** The parts of proto-loader's `DescriptorProto` (JSON form) the encoder reads. */
@@ -75,6 +75,13 @@ function writeString(w: Writer, value: string): void {
   w.pos += w.buf.write(value, w.pos, 'utf8');
 }
 
+function writeBytes(w: Writer, value: Uint8Array): void {
+  writeVarint32(w, value.length);
+  ensure(w, value.length);
+  w.buf.set(value, w.pos);
+  w.pos += value.length;
+}
+
 /** Writes `write`'s bytes length-delimited: written after room for the longest length prefix, then moved up. */
 function writeDelimited(w: Writer, write: () => void): void {
   ensure(w, 5);
@@ -96,6 +103,8 @@ function scalarWriter(type: string): { wire: number; write: FieldWriter } | unde
   switch (type) {
     case 'TYPE_STRING':
       return { wire: WIRE_DELIMITED, write: (w, v) => writeString(w, String(v)) };
+    case 'TYPE_BYTES':
+      return { wire: WIRE_DELIMITED, write: (w, v) => writeBytes(w, v as Uint8Array) };
     case 'TYPE_BOOL':
       return { wire: WIRE_VARINT, write: (w, v) => writeVarint32(w, v ? 1 : 0) };
     case 'TYPE_INT64':
@@ -140,7 +149,7 @@ export function compileMessageEncoder(
       } else {
         const scalar = scalarWriter(field.type);
         // Repeated numbers and bools are packed in proto3: not written here.
-        if (!scalar || (field.label === 'LABEL_REPEATED' && field.type !== 'TYPE_STRING')) return undefined;
+        if (!scalar || (field.label === 'LABEL_REPEATED' && scalar.wire !== WIRE_DELIMITED)) return undefined;
         ({ wire, write } = scalar);
       }
       fields.push({ name: field.name, repeated: field.label === 'LABEL_REPEATED', tag: (field.number << 3) | wire, write });

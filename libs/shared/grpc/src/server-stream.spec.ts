@@ -91,7 +91,7 @@ describe('server streaming', () => {
     const controller = new AbortController();
     const batches = readStream(client, 'StreamRuns', { session_id: 'idle' }, { signal: controller.signal });
     const first = await batches.next();
-    expect(first.value).toEqual({ runs: [], cursor: null });
+    expect(first.value).toEqual({ runs: [], cursor: null, ndjson: null });
     setTimeout(() => controller.abort(new Error('worker shutting down')), 20);
     await expect(batches.next()).rejects.toThrow('worker shutting down');
     await until(() => state.waitingCancelled);

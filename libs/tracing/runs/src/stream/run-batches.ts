@@ -1,10 +1,5 @@
-import type { Run, RunBatch } from '@platform/contracts';
-import type { RunPage } from './run-page.repository';
-
-/** The cursor of a run as the proto carries it. */
-export function cursorOfRun(run: Run): { start_time: string; id: string } {
-  return { start_time: String(run.start_time), id: String(run.id) };
-}
+import type { RunBatch } from '@platform/contracts';
+import type { RunPage } from './run-pages';
 
 /**
  * Splits a page into batches of at most `maxRuns` runs and about `maxBytes` bytes (a single larger
@@ -12,15 +7,14 @@ export function cursorOfRun(run: Run): { start_time: string; id: string } {
  */
 export function* pageBatches(page: RunPage, maxRuns: number, maxBytes: number): Generator<RunBatch> {
   let from = 0;
-  while (from < page.runs.length) {
+  while (from < page.count) {
     let to = from + 1;
     let bytes = page.sizes[from];
-    while (to < page.runs.length && to - from < maxRuns && bytes + page.sizes[to] <= maxBytes) {
+    while (to < page.count && to - from < maxRuns && bytes + page.sizes[to] <= maxBytes) {
       bytes += page.sizes[to];
       to++;
     }
-    const runs = page.runs.slice(from, to);
-    yield { runs, cursor: cursorOfRun(runs[runs.length - 1]) };
+    yield page.batch(from, to);
     from = to;
   }
 }

@@ -1,16 +1,10 @@
 import type { Run } from '@platform/contracts';
 import type { PrismaClient } from '@platform/tracing-data-access';
 import { buildRunPageSql, type RunPageRequest } from './run-page.sql';
+import { MessageRunPage, NdjsonRunPage, type RunPage, type RunStreamRow } from './run-pages';
 
 /** The Prisma calls this repository makes. */
 export type RunPageClient = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe' | '$transaction'>;
-
-/** Runs of one page, in proto `Run` encoding, with their approximate encoded size. */
-export interface RunPage {
-  runs: Run[];
-  /** Approximate encoded bytes of each run, for bounding message size. */
-  sizes: number[];
-}
 
 /** Reads keyset pages of runs. */
 export interface RunPageReader {
@@ -36,6 +30,7 @@ export class PrismaRunPageRepository implements RunPageReader {
 
   async readPage(page: RunPageRequest): Promise<RunPage> {
     const { sql, params } = buildRunPageSql(page);
+    if (page.encoding === 'ndjson') return new NdjsonRunPage(await this.query<RunStreamRow>(sql, params));
     const rows = await this.query<RawRow>(sql, params);
     const runs: Run[] = new Array(rows.length);
     const sizes: number[] = new Array(rows.length);
@@ -53,7 +48,7 @@ export class PrismaRunPageRepository implements RunPageReader {
       runs[i] = run as Run;
       sizes[i] = bytes;
     }
-    return { runs, sizes };
+    return new MessageRunPage(runs, sizes);
   }
 
   /** The plan Postgres uses for a page (EXPLAIN), for tests and benchmarks. */

@@ -1,6 +1,6 @@
 import { microsToIso, type ExportableRunField } from '@platform/contracts';
 import { RUN_STREAM_COLUMNS } from './run-stream-columns';
-import type { RunStreamCursor } from './run-stream.types';
+import type { RunStreamCursor, RunStreamEncoding } from './run-stream.types';
 
 /** A compiled filter: a boolean SQL expression over alias `r` with its bound values. */
 export interface CompiledRunFilter {
@@ -19,6 +19,8 @@ export interface RunPageRequest {
   filter?: CompiledRunFilter;
   after?: RunStreamCursor;
   limit: number;
+  /** What the page is read for (its columns are the same): `messages` (default) or `ndjson`. */
+  encoding?: RunStreamEncoding;
 }
 
 /** Filter parameters start after tenant, session and window ($1..$4), so one compiled filter serves every page. */

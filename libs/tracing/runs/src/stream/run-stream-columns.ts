@@ -6,7 +6,7 @@ const micros = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::b
 /**
  * The SELECT expression of each exportable field over table alias `r`, already in the proto `Run`
  * encoding: ids, int64s and decimals as text, JSON as its text (passed through, never parsed here),
- * lists as arrays. SQL column text comes from this map only.
+ * lists as arrays. SQL column text comes from this map only. A row of these, as JSON, is also an NDJSON line.
  */
 export const RUN_STREAM_COLUMNS: Readonly<Record<ExportableRunField, string>> = {
   id: 'r.id::text',
@@ -14,7 +14,8 @@ export const RUN_STREAM_COLUMNS: Readonly<Record<ExportableRunField, string>> = 
   session_id: 'r.session_id::text',
   trace_id: 'r.trace_id::text',
   parent_run_id: 'r.parent_run_id::text',
-  parent_run_ids: 'r.parent_run_ids::text[]',
+  // Lists are never null: a message's repeated field has no null either (it reads as empty).
+  parent_run_ids: "coalesce(r.parent_run_ids::text[], '{}')",
   reference_example_id: 'r.reference_example_id::text',
   name: 'r.name',
   run_type: 'r.run_type',
@@ -29,7 +30,7 @@ export const RUN_STREAM_COLUMNS: Readonly<Record<ExportableRunField, string>> = 
   error: 'r.error',
   extra: 'r.extra::text',
   events: 'r.events::text',
-  tags: 'r.tags',
+  tags: "coalesce(r.tags, '{}')",
   feedback_stats: 'r.feedback_stats::text',
   total_tokens: 'r.total_tokens::text',
   prompt_tokens: 'r.prompt_tokens::text',
@@ -47,3 +48,4 @@ export function selectedRunFields(requested: readonly ExportableRunField[]): Exp
   const wanted = new Set<ExportableRunField>(['id', 'start_time', ...requested]);
   return EXPORTABLE_RUN_FIELDS.filter((field) => wanted.has(field));
 }
+

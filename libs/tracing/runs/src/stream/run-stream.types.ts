@@ -6,6 +6,12 @@ export interface RunStreamCursor {
   id: string;
 }
 
+/**
+ * How batches carry their runs: `messages` as proto `Run`s; `ndjson` as newline-delimited JSON lines (the proto3
+ * JSON form of `Run`), which a consumer that hands rows to a JSON reader stores as they are.
+ */
+export type RunStreamEncoding = 'messages' | 'ndjson';
+
 /** What one StreamRuns call reads: a project's runs in a half-open window on `start_time`. */
 export interface RunStreamQuery {
   tenantId: string;
@@ -23,6 +29,8 @@ export interface RunStreamQuery {
   batchSize: number;
   /** Approximate payload bytes per batch; a batch closes before it would grow past this. */
   maxBatchBytes?: number;
+  /** Default `messages`. */
+  encoding?: RunStreamEncoding;
 }
 
 export const DEFAULT_RUN_BATCH_SIZE = 1000;

@@ -1,6 +1,7 @@
 import type { Run } from '@platform/contracts';
 import type { RunPageRequest } from './run-page.sql';
-import type { RunPage, RunPageReader } from './run-page.repository';
+import type { RunPageReader } from './run-page.repository';
+import { MessageRunPage, type RunPage } from './run-pages';
 import { streamRunBatches } from './stream-runs.usecase';
 
 // A reader over `total` synthetic runs of `rowBytes` each, recording the pages asked for.
@@ -13,7 +14,7 @@ function fakeReader(total: number, rowBytes: number): RunPageReader & { asked: R
       asked.push(page);
       const from = page.after ? runs.findIndex((r) => r.id === page.after!.id) + 1 : 0;
       const slice = runs.slice(from, from + page.limit);
-      return { runs: slice, sizes: slice.map(() => rowBytes) };
+      return new MessageRunPage(slice, slice.map(() => rowBytes));
     },
   };
 }

@@ -168,6 +168,65 @@ describe('streamRunBatches (PGlite)', () => {
     expect(batches.every((b) => b.runs!.length <= 4)).toBe(true);
   });
 
+  describe('NDJSON encoding', () => {
+    const linesOf = (batch: RunBatch) => {
+      const text = Buffer.from(batch.ndjson!.lines as Buffer).toString('utf8');
+      expect(text.endsWith('\n')).toBe(true);
+      return text.slice(0, -1).split('\n');
+    };
+    const parsedOf = (batches: RunBatch[]) => batches.flatMap((b) => linesOf(b).map((line) => JSON.parse(line) as Record<string, unknown>));
+    const withoutNulls = (run: Record<string, unknown>) => Object.fromEntries(Object.entries(run).filter(([, v]) => v !== null));
+
+    it('carries each run as the JSON form of its Run message: same fields, same values, null where the message has none', async () => {
+      const session = await project();
+      await insertRuns(db.prisma, { tenantId, sessionId: session, count: 20, perTimestamp: 3 });
+      await db.prisma.$executeRawUnsafe(
+        `UPDATE runs SET inputs = '{"q": "h\u00e9llo \\"quoted\\"\\n", "n": 0.10000000000000000001, "big": 123456789012345678901234567890}',
+           tags = ARRAY['x', 'ü'], total_cost = 0.000123, prompt_tokens = 9223372036854775807
+         WHERE session_id = $1::uuid AND name = 'run-4'`,
+        session,
+      );
+      await db.prisma.$executeRawUnsafe(`UPDATE runs SET tags = NULL WHERE session_id = $1::uuid AND name = 'run-5'`, session);
+      const messages = runsOf(await collect({ sessionId: session }));
+      const batches = await collect({ sessionId: session, encoding: 'ndjson' });
+      expect(batches.every((b) => b.runs === undefined)).toBe(true);
+      const lines = parsedOf(batches);
+      expect(lines.map(withoutNulls)).toEqual(messages.map((run) => ({ parent_run_ids: [], tags: [], ...run })));
+      // Every field is on every line (null when the message leaves it out), in export column order.
+      expect(lines.every((line) => Object.keys(line).length === 29)).toBe(true);
+      expect(Object.keys(lines[0]).slice(0, 4)).toEqual(['id', 'tenant_id', 'session_id', 'trace_id']);
+      const edited = lines.find((line) => line.name === 'run-4')!;
+      expect(edited).toMatchObject({ tags: ['x', 'ü'], total_cost: '0.000123', prompt_tokens: '9223372036854775807', parent_run_id: null });
+      // JSON fields are strings of the stored JSON text: nothing re-parsed, no digit lost.
+      expect(edited.inputs).toBe('{"n": 0.10000000000000000001, "q": "héllo \\"quoted\\"\\n", "big": 123456789012345678901234567890}');
+      expect(lines.find((line) => line.name === 'run-5')!.tags).toEqual([]);
+    });
+
+    it('counts lines, measures the longest, carries the last cursor, and honours batch size, bytes and the requested fields', async () => {
+      const session = await project();
+      await insertRuns(db.prisma, { tenantId, sessionId: session, count: 50, perTimestamp: 4 });
+      await db.prisma.$executeRawUnsafe(`UPDATE runs SET inputs = jsonb_build_object('text', repeat('é', (random() * 900)::int)) WHERE session_id = $1::uuid`, session);
+      const all = await collect({ sessionId: session, fields: ['inputs'], encoding: 'ndjson', batchSize: 7, maxBatchBytes: 5_000 });
+      const cursors = cursorsOf(await collect({ sessionId: session }));
+      expect(all.reduce((n, b) => n + b.ndjson!.count!, 0)).toBe(50);
+      for (const batch of all) {
+        const lines = linesOf(batch);
+        expect(lines).toHaveLength(batch.ndjson!.count!);
+        expect(lines.length).toBeLessThanOrEqual(7);
+        expect(batch.ndjson!.max_line_bytes).toBe(Math.max(...lines.map((l) => Buffer.byteLength(l))));
+        if (lines.length > 1) expect((batch.ndjson!.lines as Buffer).length).toBeLessThanOrEqual(5_000);
+        const last = JSON.parse(lines[lines.length - 1]);
+        expect(batch.cursor).toEqual({ start_time: last.start_time, id: last.id });
+      }
+      const parsed = parsedOf(all);
+      expect(parsed.map((r) => ({ start_time: r.start_time, id: r.id }))).toEqual(cursors);
+      expect(Object.keys(parsed[0])).toEqual(['id', 'start_time', 'inputs']);
+      const after = { startTimeUs: BigInt(cursors[21].start_time), id: cursors[21].id };
+      const rest = parsedOf(await collect({ sessionId: session, fields: ['name'], encoding: 'ndjson', after, filter: 'eq(run_type, "chain")' }));
+      expect(rest.map((r) => r.id)).toEqual(cursors.slice(22).map((c) => c.id));
+    });
+  });
+
   it('stops once the signal aborts', async () => {
     const session = await project();
     await insertRuns(db.prisma, { tenantId, sessionId: session, count: 30 });

@@ -3,7 +3,8 @@ import { NotFoundError } from '@platform/errors';
 import { compileFilter } from '@platform/tracing-filter';
 import { pageBatches } from './run-batches';
 import { RUN_PAGE_FILTER_FIRST_PARAM, type CompiledRunFilter } from './run-page.sql';
-import type { RunPage, RunPageReader } from './run-page.repository';
+import type { RunPageReader } from './run-page.repository';
+import type { RunPage } from './run-pages';
 import { selectedRunFields } from './run-stream-columns';
 import { DEFAULT_MAX_RUN_BATCH_BYTES, type RunStreamCursor, type RunStreamQuery } from './run-stream.types';
 
@@ -23,9 +24,9 @@ function compileRunFilter(text: string | undefined): CompiledRunFilter | undefin
 }
 
 /**
- * Streams a project's runs in `[startUs, endUs)` in (start_time, id) order as batches, each with the
- * cursor of its last run, reading keyset pages and prefetching the next page while the current one is
- * sent. Throws InputError for a bad filter, NotFoundError for an unknown project.
+ * Streams a project's runs in `[startUs, endUs)` in (start_time, id) order as batches in the query's
+ * encoding, each with the cursor of its last run, reading keyset pages and prefetching the next page while
+ * the current one is sent. Throws InputError for a bad filter, NotFoundError for an unknown project.
  *
  * Each page is its own snapshot and resumes strictly after the previous page's last row, so under
  * concurrent ingestion no row is returned twice and rows that arrive ahead of the read position are
@@ -45,7 +46,7 @@ export async function* streamRunBatches(
   const fields = selectedRunFields(query.fields);
   const maxBytes = query.maxBatchBytes ?? DEFAULT_MAX_RUN_BATCH_BYTES;
   const read = (after: RunStreamCursor | undefined, limit: number): Promise<RunPage> => {
-    const page = deps.runs.readPage({ ...query, fields, filter, after, limit });
+    const page = deps.runs.readPage({ ...query, fields, filter, after, limit, encoding: query.encoding });
     page.catch(() => undefined); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
     return page;
   };
@@ -54,12 +55,12 @@ export async function* streamRunBatches(
   let pending = read(query.after, limit);
   while (!signal?.aborted) {
     const page = await pending;
-    const full = page.runs.length === limit;
+    const full = page.count === limit;
     if (full) {
-      const last = page.runs[page.runs.length - 1];
-      const average = page.sizes.reduce((sum, size) => sum + size, 0) / page.sizes.length;
+      const last = page.cursorAt(page.count - 1);
+      const average = page.sizes.reduce((sum, size) => sum + size, 0) / page.count;
       limit = Math.max(1, Math.min(query.batchSize, Math.floor((maxBytes * PAGE_BYTES_PER_BATCH_BYTES) / average)));
-      pending = read({ startTimeUs: BigInt(String(last.start_time)), id: String(last.id) }, limit);
+      pending = read({ startTimeUs: BigInt(last.start_time), id: last.id }, limit);
     }
     for (const batch of pageBatches(page, query.batchSize, maxBytes)) {
       if (signal?.aborted) return;

@@ -3,19 +3,34 @@
 
 import type { Run as _tracing_v1_Run, Run__Output as _tracing_v1_Run__Output } from '../../tracing/v1/Run';
 import type { RunCursor as _tracing_v1_RunCursor, RunCursor__Output as _tracing_v1_RunCursor__Output } from '../../tracing/v1/RunCursor';
+import type { NdjsonRuns as _tracing_v1_NdjsonRuns, NdjsonRuns__Output as _tracing_v1_NdjsonRuns__Output } from '../../tracing/v1/NdjsonRuns';
 
 export interface RunBatch {
+  /**
+   * The batch's runs with encoding RUN_ENCODING_MESSAGES (else empty).
+   */
   'runs'?: (_tracing_v1_Run)[];
   /**
-   * Cursor of the last run in `runs`.
+   * Cursor of the batch's last run.
    */
   'cursor'?: (_tracing_v1_RunCursor | null);
+  /**
+   * The batch's runs with encoding RUN_ENCODING_NDJSON (else absent).
+   */
+  'ndjson'?: (_tracing_v1_NdjsonRuns | null);
 }
 
 export interface RunBatch__Output {
+  /**
+   * The batch's runs with encoding RUN_ENCODING_MESSAGES (else empty).
+   */
   'runs': (_tracing_v1_Run__Output)[];
   /**
-   * Cursor of the last run in `runs`.
+   * Cursor of the batch's last run.
    */
   'cursor': (_tracing_v1_RunCursor__Output | null);
+  /**
+   * The batch's runs with encoding RUN_ENCODING_NDJSON (else absent).
+   */
+  'ndjson': (_tracing_v1_NdjsonRuns__Output | null);
 }

@@ -2,6 +2,7 @@
 // Original file: proto/tracing/v1/runs.proto
 
 import type { RunCursor as _tracing_v1_RunCursor, RunCursor__Output as _tracing_v1_RunCursor__Output } from '../../tracing/v1/RunCursor';
+import type { RunEncoding as _tracing_v1_RunEncoding, RunEncoding__Output as _tracing_v1_RunEncoding__Output } from '../../tracing/v1/RunEncoding';
 import type { Long } from '@grpc/proto-loader';
 
 export interface StreamRunsRequest {
@@ -38,6 +39,10 @@ export interface StreamRunsRequest {
    * Maximum runs per batch; 0 = the server's default. The server may send fewer, e.g. to bound message size.
    */
   'batch_size'?: (number);
+  /**
+   * How batches carry their runs; default `Run` messages.
+   */
+  'encoding'?: (_tracing_v1_RunEncoding);
 }
 
 export interface StreamRunsRequest__Output {
@@ -74,4 +79,8 @@ export interface StreamRunsRequest__Output {
    * Maximum runs per batch; 0 = the server's default. The server may send fewer, e.g. to bound message size.
    */
   'batch_size': (number);
+  /**
+   * How batches carry their runs; default `Run` messages.
+   */
+  'encoding': (_tracing_v1_RunEncoding__Output);
 }
