@@ -9,6 +9,7 @@ import { DuckDBInstance, LIST, VARCHAR, type DuckDBAppender } from '@duckdb/node
 import {
   createDuckDbParquetWriterFactory,
   parquetCodec,
+  type NdjsonRows,
   type ParquetColumn,
   type ParquetFileOnDisk,
   type ParquetFileOptions,
@@ -55,6 +56,11 @@ abstract class TempFileWriter implements ParquetFileWriter {
     return join(this.dir, 'file.parquet');
   }
   abstract append(rows: readonly ParquetRow[]): Promise<void>;
+  /** These writers take objects: NDJSON is parsed back into them. */
+  appendNdjson(rows: NdjsonRows): Promise<void> {
+    const text = rows.lines.toString('utf8');
+    return this.append(text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as ParquetRow));
+  }
   protected abstract close(): Promise<void>;
   async finish(): Promise<ParquetFileOnDisk> {
     await this.close();

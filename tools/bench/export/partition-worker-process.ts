@@ -83,6 +83,7 @@ function timed(stages: Stages, deps: ExportPartitionDeps): ExportPartitionDeps {
             return writer.stagedBytes;
           },
           append: (rows) => time('append', () => writer.append(rows)),
+          appendNdjson: (rows) => time('append', () => writer.appendNdjson(rows)),
           finish: () => time('encode', () => writer.finish()),
           dispose: () => writer.dispose(),
         };
@@ -127,7 +128,7 @@ async function streamOnly(source: GrpcRunSource, spec: RunSpec__Output): Promise
   const started = performance.now();
   let rows = 0;
   const query = { tenantId: spec.tenant_id, sessionId: spec.session_id, startUs: spec.start_time, endUs: spec.end_time, filter: '', fields: [] };
-  for await (const page of source.stream(query, new AbortController().signal)) rows += page.runs.length;
+  for await (const page of source.stream(query, new AbortController().signal)) rows += page.rows.count;
   return rows / ((performance.now() - started) / 1000);
 }
 

@@ -172,7 +172,7 @@ async function streamAndEncode(tracing: { grpc: string; pid?: number }, tenantId
     const tracingCpu = processCpuSeconds(tracing.pid);
     let started = performance.now();
     let rows = 0;
-    for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.runs.length;
+    for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.rows.count;
     const stream = { rows, seconds: (performance.now() - started) / 1000, tracingCpuSeconds: processCpuSeconds(tracing.pid) - tracingCpu };
 
     const writer = await factory.open({ columns: runParquetColumns([], 'v2_beta'), compression });
@@ -180,7 +180,7 @@ async function streamAndEncode(tracing: { grpc: string; pid?: number }, tenantId
     let streamed = 0;
     for await (const page of streamPartitions(source, tenantId, sessionId, days)) {
       const t = performance.now();
-      await writer.append(page.runs);
+      await writer.appendNdjson(page.rows);
       streamed += performance.now() - t;
     }
     const cpu = process.cpuUsage();

@@ -1,5 +1,6 @@
 export * from './parquet-format';
 export * from './parquet-column';
 export * from './run-columns';
-export type { ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from './parquet-file-writer';
+export type { NdjsonRows, ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from './parquet-file-writer';
+export { toNdjsonRows } from './ndjson-rows';
 export { createDuckDbParquetWriterFactory, type DuckDbParquetOptions } from './duckdb/duckdb-parquet-writer';

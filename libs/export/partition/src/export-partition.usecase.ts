@@ -140,9 +140,9 @@ class PartitionExport {
         const page = await this.nextPage(pages);
         if (!page) return { completed: !this.stopRequested, open: writer };
         if (this.stopRequested) break;
-        if (!page.runs.length) continue;
+        if (!page.rows.count) continue;
         writer ??= await this.deps.parquet.open({ columns, compression: this.spec.compression });
-        await writer.append(page.runs);
+        await writer.appendNdjson(page.rows);
         this.lastCursor = page.cursor;
         if (writer.stagedBytes >= this.options.fileMaxBytes || writer.rows >= this.options.fileMaxRows) {
           const full = writer;

@@ -2,6 +2,7 @@
 // The Parquet writer stays the real one; the adapters have their own tests against real tracing, S3 and gRPC.
 import { readFile } from 'node:fs/promises';
 import { ConflictError } from '@platform/errors';
+import { toNdjsonRows } from '@platform/export-parquet';
 import type { ExportedFile, PartitionJob, PartitionSpec, RunCheckpoint, RunCursor } from './partition.types';
 import type { FailureReport, LocalFile, ObjectStore, ProgressReport, ProgressReporter, RunPage, RunQuery, RunSource } from './ports';
 
@@ -49,7 +50,7 @@ export class InMemoryRunSource implements RunSource {
         if (this.failWith && i > 0) throw this.failWith;
         const runs = rows.slice(i, i + this.pageSize);
         const last = runs[runs.length - 1];
-        yield { runs, cursor: { startTime: last.start_time, id: last.id } };
+        yield { rows: toNdjsonRows(runs), cursor: { startTime: last.start_time, id: last.id } };
       }
       finished = true;
     } finally {

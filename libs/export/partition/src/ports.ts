@@ -1,5 +1,5 @@
 import type { S3DestinationConnection } from '@platform/export-destinations';
-import type { ParquetRow } from '@platform/export-parquet';
+import type { NdjsonRows } from '@platform/export-parquet';
 import type { ExportedFile, PartitionJob, RunCheckpoint, RunCursor } from './partition.types';
 
 /** Which runs to read: a project's window, filtered, with the requested fields, after `after`. */
@@ -13,9 +13,9 @@ export interface RunQuery {
   after?: RunCursor;
 }
 
-/** Runs in (start_time, id) order; `cursor` is the position of the page's last run. */
+/** Runs in (start_time, id) order, as NDJSON lines; `cursor` is the position of the page's last run. */
 export interface RunPage {
-  runs: readonly ParquetRow[];
+  rows: NdjsonRows;
   cursor: RunCursor;
 }
 

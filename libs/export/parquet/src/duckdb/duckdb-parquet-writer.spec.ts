@@ -187,6 +187,35 @@ describe('DuckDB Parquet writer', () => {
     await writer.dispose();
   });
 
+  it('takes rows already in NDJSON (any JSON layout, null values), next to stringified ones', async () => {
+    // Tracing's lines are compact with explicit nulls; any layout JSON allows must do.
+    const spaced = (row: Record<string, unknown>) =>
+      `{ ${Object.entries(row)
+        .map(([k, v]) => `${JSON.stringify(k)} : ${JSON.stringify(v ?? null)}`)
+        .join(' ,\t')} }`;
+    const lines = [run(3, { tags: null, parent_run_id: null, inputs: '{"n": 0.10000000000000000001}' }), run(4, { is_root: false, error: 'é\t"x"' })]
+      .map((row, i) => (i === 0 ? spaced(row) : JSON.stringify(row)))
+      .map((line) => `${line}\n`)
+      .join('');
+    const writer = await factory.open({ columns: runParquetColumns([], 'v2_beta'), compression: 'zstandard' });
+    await writer.append([run(2)]);
+    await writer.appendNdjson({ lines: Buffer.from(lines), count: 2, maxLineBytes: 900 });
+    await expect(writer.appendNdjson({ lines: Buffer.from('{"id" : "x"}'), count: 1, maxLineBytes: 12 })).rejects.toThrow('newline');
+    expect(writer.rows).toBe(3);
+    expect(writer.stagedBytes).toBe(Buffer.byteLength(`${JSON.stringify(run(2))}\n${lines}`));
+    const file = await writer.finish();
+    const back = await query(
+      file.path,
+      `SELECT id, tags, parent_run_id, inputs, is_root, error, total_tokens::VARCHAR AS total_tokens, epoch_us(start_time)::VARCHAR AS start_us FROM read_parquet($file)`,
+    );
+    expect(back).toEqual([
+      { id: run(2).id, tags: ['a', 't-2'], parent_run_id: null, inputs: run(2).inputs, is_root: true, error: null, total_tokens: run(2).total_tokens, start_us: run(2).start_time },
+      { id: run(3).id, tags: null, parent_run_id: null, inputs: '{"n": 0.10000000000000000001}', is_root: true, error: null, total_tokens: run(3).total_tokens, start_us: run(3).start_time },
+      { id: run(4).id, tags: ['a', 't-4'], parent_run_id: null, inputs: run(4).inputs, is_root: false, error: 'é\t"x"', total_tokens: run(4).total_tokens, start_us: run(4).start_time },
+    ]);
+    await writer.dispose();
+  });
+
   it('counts staged rows and bytes for rolling, and dispose leaves nothing behind', async () => {
     const writer = await factory.open({ columns: runParquetColumns(['id'], 'v2_beta'), compression: 'snappy' });
     await writer.append([run(1), run(2)]);

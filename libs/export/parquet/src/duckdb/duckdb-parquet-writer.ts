@@ -2,7 +2,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from '../parquet-file-writer';
+import { toNdjsonRows } from '../ndjson-rows';
+import type { NdjsonRows, ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from '../parquet-file-writer';
 import { parquetCodec } from '../parquet-format';
 import type { ParquetRow } from '../parquet-column';
 import { copyStatement } from './copy-statement';
@@ -19,8 +20,8 @@ export interface DuckDbParquetOptions {
 
 /**
  * Parquet through DuckDB (measured fastest here, see tools/bench/export/writers.ts): rows are staged on disk
- * as NDJSON by the JavaScript thread, then `COPY ... TO (FORMAT parquet)` encodes them on DuckDB's own
- * threads. The JavaScript thread stays free for reading and uploading, memory stays bounded by DuckDB's
+ * as NDJSON (as they come when they arrive as NDJSON, else stringified by the JavaScript thread), then
+ * `COPY ... TO (FORMAT parquet)` encodes them on DuckDB's own threads. The JavaScript thread stays free for reading and uploading, memory stays bounded by DuckDB's
  * limit whatever the file size, and every export codec (ZSTD included) is available.
  */
 export function createDuckDbParquetWriterFactory(options: DuckDbParquetOptions = {}): ParquetWriterFactory {
@@ -81,6 +82,10 @@ class DuckDbParquetFileWriter implements ParquetFileWriter {
   }
 
   append(rows: readonly ParquetRow[]): Promise<void> {
+    return this.appendNdjson(toNdjsonRows(rows));
+  }
+
+  appendNdjson(rows: NdjsonRows): Promise<void> {
     if (this.finished) throw new Error('Parquet file is already finished');
     return this.stage.append(rows);
   }

@@ -1,18 +1,14 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { ParquetRow } from '../parquet-column';
-
-// Only lines this long can come near DuckDB's default JSON object limit.
-const MEASURE_FROM_CHARS = 1 << 20;
+import type { NdjsonRows } from '../parquet-file-writer';
 
 /**
- * Rows staged on local disk as newline-delimited JSON for DuckDB to read: one `JSON.stringify` per row
- * (the cheapest way to hand rows over from JavaScript, measured) and one write per `append`, left running
+ * Rows staged on local disk as newline-delimited JSON for DuckDB to read: one write per `append`, left running
  * while the caller reads on, so memory does not grow with the file.
  */
 export class NdjsonStage {
   rows = 0;
   bytes = 0;
-  /** UTF-8 bytes of the longest line when one exceeded 1 MiB characters, else 0. */
+  /** UTF-8 bytes of the longest line. */
   maxLineBytes = 0;
   private closed = false;
   /** The previous batch's write: one is in flight while the caller fetches the next batch. */
@@ -27,31 +23,17 @@ export class NdjsonStage {
     return new NdjsonStage(path, await open(path, 'wx'));
   }
 
-  async append(rows: readonly ParquetRow[]): Promise<void> {
+  async append(rows: NdjsonRows): Promise<void> {
     if (this.closed) throw new Error('NDJSON stage is closed');
-    if (!rows.length) return;
-    // Each line is encoded straight into one buffer: no joined copy of the batch.
-    const lines = new Array<string>(rows.length);
-    let size = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const line = JSON.stringify(rows[i]);
-      const bytes = Buffer.byteLength(line);
-      if (line.length > MEASURE_FROM_CHARS) this.maxLineBytes = Math.max(this.maxLineBytes, bytes);
-      lines[i] = line;
-      size += bytes + 1;
-    }
-    const chunk = Buffer.allocUnsafe(size);
-    let offset = 0;
-    for (const line of lines) {
-      offset += chunk.write(line, offset);
-      chunk[offset++] = 0x0a;
-    }
+    if (!rows.count) return;
+    if (rows.lines[rows.lines.length - 1] !== 0x0a) throw new Error('NDJSON rows must end with a newline');
     // A failed write surfaces here, at the next append, or at close.
     await this.writing;
-    this.writing = this.write(chunk);
+    this.writing = this.write(rows.lines);
     this.writing.catch(() => undefined);
-    this.rows += rows.length;
-    this.bytes += chunk.length;
+    this.rows += rows.count;
+    this.bytes += rows.lines.length;
+    this.maxLineBytes = Math.max(this.maxLineBytes, rows.maxLineBytes);
   }
 
   private async write(chunk: Buffer): Promise<void> {
