@@ -295,6 +295,20 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       expect(await client.store.getItem(namespace, 'profile')).toBeNull();
     });
 
+    it('ranks a search by meaning with the deployment’s store.index', async () => {
+      const namespace = ['e2e', randomUUID()];
+      await client.store.putItem(namespace, 'ada', { name: 'Ada', hobby: 'tennis' });
+      await client.store.putItem(namespace, 'bob', { name: 'Bob', hobby: 'pizza pizza' });
+      await client.store.putItem(namespace, 'hidden', { name: 'Ada' }, { index: false });
+      const tennis = await client.store.searchItems(namespace, { query: 'who plays tennis?' });
+      expect(tennis.items.map((i) => [i.key, i.score])).toEqual([
+        ['ada', 1],
+        ['bob', 0],
+        ['hidden', null],
+      ]);
+      expect((await client.store.searchItems(namespace, { query: 'pizza', limit: 1 })).items.map((i) => i.key)).toEqual(['bob']);
+    });
+
     it('creates, searches, updates and deletes a thread cron', async () => {
       const thread = await client.threads.create();
       const cron = await client.crons.createForThread(thread.thread_id, 'slow', { schedule: '*/5 * * * *', input: userMessage('tick') });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
-import { PrismaStore } from '@platform/agent-server-store';
+import { PrismaStore, type PrismaStoreOptions } from '@platform/agent-server-store';
 import { createHttpApp } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
@@ -23,11 +23,11 @@ export interface TestStoreApp {
  * The store routes in the real HTTP app (gateway signature required, FastAPI errors) on a test database of their
  * own (Postgres when DATABASE_URL is set, else in-memory PGlite).
  */
-export async function startTestStoreApp(): Promise<TestStoreApp> {
+export async function startTestStoreApp(options: PrismaStoreOptions = {}): Promise<TestStoreApp> {
   const target = await createTestDatabase();
   const db = await openAgentServerDatabase({ url: target.url, dataDir: target.dataDir });
   await db.migrate();
-  const store = new PrismaStore(db.prisma);
+  const store = new PrismaStore(db.prisma, options);
   const { app } = createHttpApp({
     service: 'agent-server',
     logger: silentLogger,

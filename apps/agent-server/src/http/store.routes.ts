@@ -16,7 +16,7 @@ const itemJson = (item: Item) => ({
   updated_at: item.updatedAt.toISOString(),
 });
 
-// No vector index, so no relevance score: null, as the reference servers send for unranked results.
+// The relevance score of a search with a query (store.index set); null, as the reference servers send, when unranked.
 const searchItemJson = (item: SearchItem) => ({ ...itemJson(item), score: item.score ?? null });
 
 /** The Store (long-term memory): `/store/items*` and `/store/namespaces` of the Agent Server API. */

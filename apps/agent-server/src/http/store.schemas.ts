@@ -20,7 +20,7 @@ export const putItemBody = z.object({
   namespace: namespace.min(1, 'Namespace cannot be empty'),
   key: z.string(),
   value: z.record(z.string(), z.unknown()),
-  // Accepted for the SDK's sake; there is no vector index to feed.
+  // Fields to embed for semantic search instead of store.index.fields; false: none (ignored without store.index).
   index: z.union([z.literal(false), z.array(z.string()), z.null()]).optional(),
   // Minutes; null: never expires; absent: the deployment's default TTL.
   ttl: z.number().positive().nullable().optional(),

@@ -1,25 +1,33 @@
 import { Client } from '@langchain/langgraph-sdk';
+import type { PrismaStoreOptions } from '@platform/agent-server-store';
+import { VocabularyEmbeddings } from '@platform/agent-server-store/testing';
 import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { startTestStoreApp, storeGatewayHeaders, type TestStoreApp } from './store-app.testing';
 
 jest.setTimeout(60_000);
 
-describe('the official JS SDK (@langchain/langgraph-sdk) against the store routes', () => {
-  let t: TestStoreApp;
-  let server: RunningHttpServer;
-  let client: Client;
-
+/** The store routes served on loopback for the describe block, and an SDK client of them. */
+function storeClient(options: PrismaStoreOptions = {}): { readonly client: Client } {
+  let t: TestStoreApp | undefined;
+  let server: RunningHttpServer | undefined;
+  const handle = { client: undefined as unknown as Client };
   beforeAll(async () => {
-    t = await startTestStoreApp();
+    t = await startTestStoreApp(options);
     server = await startHttpServer(t.app, '127.0.0.1', 0);
-    client = new Client({ apiUrl: server.url, apiKey: null, defaultHeaders: storeGatewayHeaders(), callerOptions: { maxRetries: 0 } });
+    handle.client = new Client({ apiUrl: server.url, apiKey: null, defaultHeaders: storeGatewayHeaders(), callerOptions: { maxRetries: 0 } });
   });
   afterAll(async () => {
     await server?.close(1_000);
     await t?.close();
   });
+  return handle;
+}
+
+describe('the official JS SDK (@langchain/langgraph-sdk) against the store routes', () => {
+  const sdk = storeClient();
 
   it('puts, gets, searches, lists and deletes items', async () => {
+    const { client } = sdk;
     await client.store.putItem(['memories', 'ann'], 'food', { likes: 'pizza', rating: 5 });
     await client.store.putItem(['memories', 'ann'], 'sport', { likes: 'tennis', rating: 3 }, { ttl: 60 });
     await client.store.putItem(['memories', 'bob'], 'food', { likes: 'sushi', rating: 4 }, { index: false, ttl: null });
@@ -45,5 +53,36 @@ describe('the official JS SDK (@langchain/langgraph-sdk) against the store route
     await client.store.deleteItem(['memories', 'ann'], 'food');
     expect(await client.store.getItem(['memories', 'ann'], 'food')).toBeNull();
     await expect(client.store.putItem(['memories'], 'k', { v: 1 }, { ttl: -5 })).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+describe('the official JS SDK: semantic search (store.index)', () => {
+  const vocabulary = ['pizza', 'sushi', 'tennis', 'chess'];
+  const sdk = storeClient({ index: { embeddings: new VocabularyEmbeddings(vocabulary), dims: vocabulary.length, fields: ['likes'] } });
+
+  it('ranks by the query with a score, honours the index a put names, and leaves unindexed items unscored', async () => {
+    const { client } = sdk;
+    await client.store.putItem(['memories', 'ann'], 'food', { likes: 'pizza and sushi', notes: 'chess' });
+    await client.store.putItem(['memories', 'ann'], 'sport', { likes: 'tennis' });
+    await client.store.putItem(['memories', 'bob'], 'food', { likes: 'sushi' });
+    await client.store.putItem(['memories', 'bob'], 'games', { likes: 'nothing', notes: 'chess chess' }, { index: ['notes'] });
+    await client.store.putItem(['memories', 'bob'], 'secret', { likes: 'sushi' }, { index: false });
+
+    const sushi = await client.store.searchItems(['memories'], { query: 'sushi' });
+    expect(sushi.items.map((i) => [i.key, i.namespace[1], i.score === null ? null : Number(i.score!.toFixed(4))])).toEqual([
+      ['food', 'bob', 1],
+      ['food', 'ann', 0.7071],
+      ['games', 'bob', 0],
+      ['sport', 'ann', 0],
+      ['secret', 'bob', null],
+    ]);
+    const chess = await client.store.searchItems(['memories', 'bob'], { query: 'chess', limit: 1 });
+    expect(chess.items.map((i) => i.key)).toEqual(['games']);
+    // Without a query: newest first, no score.
+    const recent = await client.store.searchItems(['memories'], { limit: 2 });
+    expect(recent.items.map((i) => [i.key, i.score])).toEqual([
+      ['secret', null],
+      ['games', null],
+    ]);
   });
 });

@@ -4,3 +4,4 @@ export { loadLangGraphProject, type GraphDefaults, type LangGraphProject, type L
 export { graphSchemas, type GraphSchemas } from './introspection/graph-schemas';
 export type { JsonSchema } from './introspection/annotation-schema';
 export { drawGraph, subgraphSchemas, type GraphDrawing } from './introspection/graph-drawing';
+export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';

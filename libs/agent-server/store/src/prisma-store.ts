@@ -3,6 +3,7 @@ import type { PrismaClient } from '@platform/agent-server-data-access';
 import { InputError } from '@platform/errors';
 import { listNamespacesSql } from './list-namespaces.sql';
 import { filterConditions, type Bind } from './store-filter.sql';
+import { embedTexts, indexedTexts, unitVector, type IndexedText, type StoreIndex } from './store-index';
 import { ITEM_COLUMNS, toItem, toSearchItem, type StoreItemRow } from './store-item-row';
 import { checkNamespace, descendantsPattern, joinNamespace } from './store-namespace';
 import { isGet, isPut, isSearch, type StoreGetOperation, type StoreOperation, type StorePutOperation, type StoreSearchOperation } from './store-operations';
@@ -18,10 +19,32 @@ export interface StoreTtlConfig {
 
 export interface PrismaStoreOptions {
   ttl?: StoreTtlConfig;
+  /** Semantic search: puts embed the indexed fields, searches with a `query` rank by similarity. */
+  index?: StoreIndex;
+}
+
+/** A put's texts to index and their vectors, in the same order. */
+interface EmbeddedTexts {
+  texts: IndexedText[];
+  vectors: number[][];
 }
 
 const NOT_EXPIRED = '(expires_at IS NULL OR expires_at > now())';
 const SEARCH_ORDER = 'ORDER BY updated_at DESC, prefix, key';
+// With a query: most similar first; items without vectors (put with `index: false`, or nothing to embed) after.
+const RANKED_ORDER = 'ORDER BY score DESC NULLS LAST, updated_at DESC, prefix, key';
+
+// An item's score: the best cosine similarity of the query (unit vector `query`) to any of its vectors (unit too).
+// Vectors of another length (from an earlier `dims`) are left out: the item is unranked until it is put again.
+const itemScore = (query: string, dims: string) =>
+  `(SELECT max((SELECT sum(a * b) FROM unnest(v.embedding, ${query}::real[]) AS t(a, b)))::float8
+      FROM store_vectors v WHERE v.prefix = s.prefix AND v.key = s.key AND cardinality(v.embedding) = ${dims}::int)`;
+
+const UPSERT_ITEM = `INSERT INTO store_items (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)
+  VALUES ($1, $2, $3::jsonb, now(), now(), now() + $4::float8 * interval '1 minute', $4::float8)
+  ON CONFLICT (prefix, key) DO UPDATE SET
+    value = EXCLUDED.value, updated_at = now(), expires_at = EXCLUDED.expires_at, ttl_minutes = EXCLUDED.ttl_minutes,
+    created_at = CASE WHEN store_items.expires_at <= now() THEN now() ELSE store_items.created_at END`;
 
 // Refreshes the TTL of the rows a `hit` CTE found, when `$refresh` is true (a data-modifying CTE always runs).
 const refreshHits = (refresh: string) =>
@@ -48,8 +71,14 @@ function ttlMinutes(ttl: number | null | undefined, fallback: number | undefined
 /**
  * LangGraph's `BaseStore` on the agent-server database (`store_items`): what graph nodes get as `store` and what
  * the `/store` routes serve. Items may expire (TTL in minutes, refreshed on read unless told otherwise); expired
- * items are invisible at once and deleted by `sweepExpired()`. Without a vector index, a search's `query` is
- * accepted and ignored (results are not ranked and carry no score), as LangGraph's stores do with no index set.
+ * items are invisible at once and deleted by `sweepExpired()`.
+ *
+ * With an index (`store.index`), a put embeds the texts at the item's indexed fields (`index` of the put, else the
+ * configured fields; `index: false`: none) and a search with a `query` ranks the matching items by cosine
+ * similarity, as LangGraph's stores do: `score` is the best over the item's fields, and items without vectors come
+ * last with no score. Similarity is computed in SQL over the items the namespace prefix and filter leave, so it
+ * suits stores of up to some hundred thousand items per searched prefix. Without an index a `query` is accepted
+ * and ignored (results are not ranked and carry no score), as LangGraph's stores do with no index set.
  */
 export class PrismaStore extends BaseStore {
   constructor(
@@ -59,12 +88,17 @@ export class PrismaStore extends BaseStore {
     super();
   }
 
-  /** Runs the operations in order; each result sits at its operation's index. */
+  /**
+   * Runs the operations in order; each result sits at its operation's index. With an index, the texts of all
+   * the batch's puts are embedded in one call first (graphs' concurrent puts arrive here as one batch).
+   */
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const ops = operations as StoreOperation[];
+    const embedded = await this.embedPuts(ops.filter(isPut));
     const results: unknown[] = [];
-    for (const op of operations as StoreOperation[]) {
+    for (const op of ops) {
       if (isSearch(op)) results.push(await this.searchOp(op));
-      else if (isPut(op)) results.push(await this.putOp(op));
+      else if (isPut(op)) results.push(await this.putOp(op, embedded.get(op)));
       else if (isGet(op)) results.push(await this.getOp(op));
       else results.push(await this.listNamespacesOp(op));
     }
@@ -79,7 +113,8 @@ export class PrismaStore extends BaseStore {
   /** `put` with a TTL in minutes (`null`: never expires; absent: the default TTL). */
   async putItem(namespace: string[], key: string, value: Record<string, unknown>, options: { index?: false | string[]; ttl?: number | null } = {}): Promise<void> {
     checkNamespace(namespace);
-    await this.putOp({ namespace, key, value, index: options.index, ttl: options.ttl });
+    const op: StorePutOperation = { namespace, key, value, index: options.index, ttl: options.ttl };
+    await this.putOp(op, (await this.embedPuts([op])).get(op));
   }
 
   /** `search` with the TTL refresh chosen per call. */
@@ -142,19 +177,45 @@ export class PrismaStore extends BaseStore {
       const prefix = joinNamespace(op.namespacePrefix);
       where.push(`(prefix = ${bind(prefix)} OR prefix LIKE ${bind(descendantsPattern(prefix))} ESCAPE '\\')`);
     }
-    where.push(...filterConditions(op.filter, bind));
+    where.push(...filterConditions(op.filter, bind, 's.value'));
+    const index = this.options.index;
+    const ranked = Boolean(op.query && index);
+    const score = ranked && index ? itemScore(bind(unitVector(await index.embeddings.embedQuery(op.query!), index.dims)), bind(index.dims)) : 'NULL::float8';
+    const order = ranked ? RANKED_ORDER : SEARCH_ORDER;
     const page = `LIMIT ${bind(op.limit ?? 10)}::int OFFSET ${bind(op.offset ?? 0)}::int`;
     const refresh = bind(this.refreshDefault(op.refreshTtl));
     const rows = await this.prisma.$queryRawUnsafe<StoreItemRow[]>(
-      `WITH hit AS (SELECT ${ITEM_COLUMNS}, ttl_minutes FROM store_items WHERE ${where.join(' AND ')} ${SEARCH_ORDER} ${page}),
+      `WITH hit AS (SELECT ${ITEM_COLUMNS}, ttl_minutes, ${score} AS score FROM store_items s WHERE ${where.join(' AND ')} ${order} ${page}),
        ${refreshHits(refresh)}
-       SELECT ${ITEM_COLUMNS} FROM hit ${SEARCH_ORDER}`,
+       SELECT ${ITEM_COLUMNS}, score FROM hit ${order}`,
       ...params,
     );
     return rows.map(toSearchItem);
   }
 
-  private async putOp(op: StorePutOperation): Promise<void> {
+  /** The texts and unit vectors of each put that has something to embed (none without an index). */
+  private async embedPuts(puts: readonly StorePutOperation[]): Promise<Map<StorePutOperation, EmbeddedTexts>> {
+    const index = this.options.index;
+    const embedded = new Map<StorePutOperation, EmbeddedTexts>();
+    if (!index) return embedded;
+    const texts = new Map<StorePutOperation, IndexedText[]>();
+    for (const op of puts) {
+      if (op.value === null || op.index === false) continue;
+      // Refused puts are refused before any embeddings are paid for.
+      checkNamespace(op.namespace);
+      ttlMinutes(op.ttl, this.options.ttl?.defaultTtlMinutes);
+      texts.set(op, indexedTexts(op.value, op.index ?? index.fields));
+    }
+    const vectors = await embedTexts(index, [...texts.values()].flat());
+    let at = 0;
+    for (const [op, opTexts] of texts) {
+      embedded.set(op, { texts: opTexts, vectors: vectors.slice(at, at + opTexts.length) });
+      at += opTexts.length;
+    }
+    return embedded;
+  }
+
+  private async putOp(op: StorePutOperation, embedded: EmbeddedTexts = { texts: [], vectors: [] }): Promise<void> {
     checkNamespace(op.namespace, { allowEmpty: op.value === null });
     const prefix = joinNamespace(op.namespace);
     if (op.value === null) {
@@ -163,18 +224,29 @@ export class PrismaStore extends BaseStore {
     }
     const ttl = ttlMinutes(op.ttl, this.options.ttl?.defaultTtlMinutes);
     // A put over an expired (not yet swept) item creates it anew.
+    const upsert = this.prisma.$executeRawUnsafe(UPSERT_ITEM, prefix, op.key, JSON.stringify(op.value), ttl);
+    const index = this.options.index;
+    if (!index) {
+      await upsert.catch((err: unknown) => {
+        throw storeWriteError(err);
+      });
+      return;
+    }
+    // The item's vectors are replaced with it (none with `index: false`), in one transaction.
+    const rows = JSON.stringify(embedded.texts.map((t, i) => ({ path: t.path, embedding: embedded.vectors[i] })));
     await this.prisma
-      .$executeRawUnsafe(
-        `INSERT INTO store_items (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)
-         VALUES ($1, $2, $3::jsonb, now(), now(), now() + $4::float8 * interval '1 minute', $4::float8)
-         ON CONFLICT (prefix, key) DO UPDATE SET
-           value = EXCLUDED.value, updated_at = now(), expires_at = EXCLUDED.expires_at, ttl_minutes = EXCLUDED.ttl_minutes,
-           created_at = CASE WHEN store_items.expires_at <= now() THEN now() ELSE store_items.created_at END`,
-        prefix,
-        op.key,
-        JSON.stringify(op.value),
-        ttl,
-      )
+      .$transaction([
+        upsert,
+        this.prisma.$executeRawUnsafe('DELETE FROM store_vectors WHERE prefix = $1 AND key = $2', prefix, op.key),
+        this.prisma.$executeRawUnsafe(
+          `INSERT INTO store_vectors (prefix, key, field_path, embedding)
+           SELECT $1, $2, v->>'path', ARRAY(SELECT e::real FROM jsonb_array_elements_text(v->'embedding') AS e)
+           FROM jsonb_array_elements($3::jsonb) AS v`,
+          prefix,
+          op.key,
+          rows,
+        ),
+      ])
       .catch((err: unknown) => {
         throw storeWriteError(err);
       });

@@ -8,6 +8,8 @@ export interface StoreItemRow {
   value: unknown;
   created_at: Date | string;
   updated_at: Date | string;
+  /** Searches: the similarity to the query (null when unranked). */
+  score?: number | null;
 }
 
 export const ITEM_COLUMNS = 'prefix, key, value, created_at, updated_at';
@@ -23,5 +25,4 @@ export function toItem(row: StoreItemRow): Item {
   };
 }
 
-// No vector index here, so search results carry no score.
-export const toSearchItem = (row: StoreItemRow): SearchItem => ({ ...toItem(row), score: undefined });
+export const toSearchItem = (row: StoreItemRow): SearchItem => ({ ...toItem(row), score: row.score ?? undefined });

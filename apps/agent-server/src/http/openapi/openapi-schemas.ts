@@ -187,13 +187,13 @@ export const componentSchemas: Record<string, Schema> = {
   CronSearchRequest: object({ assistant_id: str(), thread_id: uuid(), enabled: bool(), ...paging, ...sorting(['cron_id', 'assistant_id', 'thread_id', 'created_at', 'updated_at', 'next_run_date']) }),
   CronCountRequest: object({ assistant_id: str(), thread_id: uuid() }),
   Item: object(item, ['namespace', 'key', 'value']),
-  SearchItem: object({ ...item, score: { type: ['number', 'null'] } }),
+  SearchItem: object({ ...item, score: { type: ['number', 'null'], description: 'Cosine similarity to the query; null when unranked' } }),
   StorePutRequest: object(
     { namespace: arrayOf(str()), key: str(), value: dict(), index: { oneOf: [{ type: 'boolean', const: false }, arrayOf(str())] }, ttl: { type: 'number', description: 'Minutes' } },
     ['namespace', 'key', 'value'],
   ),
   StoreDeleteRequest: object({ namespace: arrayOf(str()), key: str() }, ['key']),
-  StoreSearchRequest: object({ namespace_prefix: arrayOf(str()), filter: dict('Equality or $eq $ne $gt $gte $lt $lte $in'), ...paging, query: str(), refresh_ttl: bool() }),
+  StoreSearchRequest: object({ namespace_prefix: arrayOf(str()), filter: dict('Equality or $eq $ne $gt $gte $lt $lte $in'), ...paging, query: str('With store.index: rank by similarity to this text'), refresh_ttl: bool() }),
   StoreListNamespacesRequest: object({ prefix: arrayOf(str()), suffix: arrayOf(str()), max_depth: int(), ...paging }),
   JsonRpcRequest: object(
     {

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import Module, { createRequire, register as registerEsmHooks } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { InputError } from '@platform/errors';
+import type { GraphSpec } from './graph-spec';
 
 // A deployment is a cloned repository that may have no node_modules of its own: the packages the platform
 // already ships (@langchain/langgraph, @langchain/core, zod, ...) then come from the platform's node_modules,
@@ -77,4 +80,26 @@ export async function importGraphModule(file: string): Promise<Record<string, un
   prepareEsm();
   const { tsImport } = await import('tsx/esm/api');
   return (await tsImport(pathToFileURL(file).href, __filename)) as Record<string, unknown>;
+}
+
+/**
+ * The export a `file:export` spec of langgraph.json names (file relative to `dir`; `default`, or the module itself
+ * when it has no default). An InputError starting with `subject` says what is missing or failed to load.
+ */
+export async function importExport(spec: Pick<GraphSpec, 'file' | 'exportName'>, dir: string, subject: string): Promise<unknown> {
+  const file = path.resolve(dir, spec.file);
+  if (!existsSync(file)) throw new InputError(`${subject}: file ${spec.file} not found`);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importGraphModule(file);
+  } catch (err) {
+    throw new InputError(`${subject}: cannot load ${spec.file}: ${(err as Error).message}`, { cause: err });
+  }
+  // A CommonJS module assigned to module.exports has no `default`: the module itself is the default export.
+  const value = spec.exportName === 'default' && !('default' in mod) ? mod : mod[spec.exportName];
+  if (value === undefined) {
+    const available = Object.keys(mod).join(', ') || 'none';
+    throw new InputError(`${subject}: ${spec.file} has no export '${spec.exportName}' (exports: ${available})`);
+  }
+  return value;
 }

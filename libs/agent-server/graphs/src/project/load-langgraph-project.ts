@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { InputError } from '@platform/errors';
 import type { GraphDefinition, GraphExport } from '../graph-registry';
-import { importGraphModule } from './graph-module-loader';
+import { importExport } from './graph-module-loader';
 import { parseGraphSpec, type GraphSpec } from './graph-spec';
 import { graphDefaultsSchema, langGraphConfigSchema, type LangGraphConfig } from './langgraph-config.schema';
 import { applyProjectEnv, readProjectEnv } from './project-env';
@@ -88,20 +88,7 @@ function looksLikeGraphExport(value: unknown): value is GraphExport {
 }
 
 async function loadGraph(graphId: string, spec: GraphSpec, dir: string): Promise<GraphExport> {
-  const file = path.resolve(dir, spec.file);
-  if (!existsSync(file)) throw new InputError(`Graph '${graphId}': file ${spec.file} not found`);
-  let mod: Record<string, unknown>;
-  try {
-    mod = await importGraphModule(file);
-  } catch (err) {
-    throw new InputError(`Graph '${graphId}': cannot load ${spec.file}: ${(err as Error).message}`, { cause: err });
-  }
-  // A CommonJS module assigned to module.exports has no `default`: the module itself is the default export.
-  const value = spec.exportName === 'default' && !('default' in mod) ? mod : mod[spec.exportName];
-  if (value === undefined) {
-    const available = Object.keys(mod).join(', ') || 'none';
-    throw new InputError(`Graph '${graphId}': ${spec.file} has no export '${spec.exportName}' (exports: ${available})`);
-  }
+  const value = await importExport(spec, dir, `Graph '${graphId}'`);
   if (!looksLikeGraphExport(value)) {
     throw new InputError(
       `Graph '${graphId}': export '${spec.exportName}' of ${spec.file} is not a graph, a graph builder, a Promise or a factory`,
