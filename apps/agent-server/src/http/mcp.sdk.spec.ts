@@ -6,7 +6,8 @@ import { createAssistantRepository, syncSystemAssistants } from '@platform/agent
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, loadLangGraphProject } from '@platform/agent-server-graphs';
-import { createRunService, type RunService } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import { createTestRunService } from '@platform/agent-server-runs/testing';
 import { createHttpApp, startHttpServer, type RunningHttpServer, type RunningService } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
@@ -233,15 +234,7 @@ describe('MCP on an app of its own: pages and cancelling', () => {
     await syncSystemAssistants(assistants, registry, project.defaults);
     // Steps of 5 s: a run that would go on for 15 s unless cancelled.
     await assistants.insert({ assistant_id: randomUUID(), graph_id: 'slow', name: 'sleepy', config: { configurable: { delay_ms: 5_000 } } });
-    runs = createRunService({
-      sql: db.sql,
-      notifications: db.notifications,
-      registry,
-      checkpointer,
-      assistants,
-      logger: silentLogger,
-      settings: { concurrency: 2, leaseMs: 30_000, heartbeatMs: 10_000, pollMs: 200, sweepMs: 5_000, maxAttempts: 3, retentionMs: 60_000, flushMs: 20, shutdownGraceMs: 1_000 },
-    });
+    runs = createTestRunService(db, { registry, checkpointer, assistants });
     await runs.start();
     const { app } = createHttpApp({
       service: 'agent-server',

@@ -2,12 +2,11 @@ import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { createAssistantRepository, syncSystemAssistants, type AssistantRepository } from '@platform/agent-server-assistants';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import type { AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, type GraphExport } from '@platform/agent-server-graphs';
-import { createRunService, runCreateSchema, type RunService } from '@platform/agent-server-runs';
+import { runCreateSchema, type RunService } from '@platform/agent-server-runs';
+import { createTestRunService, openRunsTestDatabase } from '@platform/agent-server-runs/testing';
 import { createThreadRepository, type ThreadRepository } from '@platform/agent-server-threads';
-import { silentLogger } from '@platform/logging';
-import { createScratchPostgresDatabase } from '@platform/prisma';
 import type { CreateCronRun } from './cron-scheduler';
 import { createCronRepository, type CronRepository } from './crons.repository';
 import type { CronsDeps } from './crons.deps';
@@ -40,34 +39,13 @@ export interface CronsFixture {
  * PGlite) with the `chat` graph, its system assistant and a started run service: crons fire real runs.
  */
 export async function openCronsFixture(): Promise<CronsFixture> {
-  const adminUrl = process.env['DATABASE_URL']?.trim();
-  if (!adminUrl && process.env['REQUIRE_SERVICES'] === '1') throw new Error('DATABASE_URL must be set when REQUIRE_SERVICES=1');
-  const scratch = adminUrl ? await createScratchPostgresDatabase(adminUrl) : undefined;
-  const db = await openAgentServerDatabase({ url: scratch?.url, dataDir: 'memory://' });
-  await db.migrate();
+  const database = await openRunsTestDatabase();
+  const { db } = database;
   const checkpointer = new PrismaCheckpointSaver(db.prisma);
   const registry = createGraphRegistry({ graphs: { chat: { source: chatGraph() as unknown as GraphExport } }, checkpointer });
   const assistants = createAssistantRepository(db.prisma);
   await syncSystemAssistants(assistants, registry);
-  const runs = createRunService({
-    sql: db.sql,
-    notifications: db.notifications,
-    registry,
-    checkpointer,
-    assistants,
-    logger: silentLogger,
-    settings: {
-      concurrency: 4,
-      leaseMs: 30_000,
-      heartbeatMs: 5_000,
-      pollMs: 100,
-      sweepMs: 5_000,
-      maxAttempts: 3,
-      retentionMs: 60_000,
-      flushMs: 10,
-      shutdownGraceMs: 1_000,
-    },
-  });
+  const runs = createTestRunService(db, { registry, checkpointer, assistants });
   await runs.start();
   const crons = createCronRepository(db.sql);
   return {
@@ -83,8 +61,7 @@ export async function openCronsFixture(): Promise<CronsFixture> {
     },
     close: async () => {
       await runs.stop();
-      await db.close();
-      await scratch?.drop();
+      await database.close();
     },
   };
 }

@@ -1,9 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { silentLogger } from '@platform/logging';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import type { RunKwargs } from './run';
 import { insertRun, type NewRun } from './run-create.sql';
+import { createRunService, type RunService, type RunServiceDeps, type RunSettings } from './runs.service';
 import { uuid7 } from './uuid7';
+
+/** Run-service settings for tests that run graphs in process: short polls and flushes, a quick shutdown. */
+export const TEST_RUN_SETTINGS: RunSettings = {
+  concurrency: 4,
+  leaseMs: 30_000,
+  heartbeatMs: 5_000,
+  pollMs: 100,
+  sweepMs: 5_000,
+  maxAttempts: 3,
+  retentionMs: 60_000,
+  flushMs: 10,
+  shutdownGraceMs: 1_000,
+};
+
+/** A run service on `db` with {@link TEST_RUN_SETTINGS} and no logging (not started). */
+export function createTestRunService(
+  db: Pick<AgentServerDatabase, 'sql' | 'notifications'>,
+  deps: Pick<RunServiceDeps, 'registry' | 'checkpointer' | 'assistants'>,
+): RunService {
+  return createRunService({ sql: db.sql, notifications: db.notifications, ...deps, logger: silentLogger, settings: TEST_RUN_SETTINGS });
+}
 
 /** The Postgres server tests may create databases on, if any (REQUIRE_SERVICES=1 insists on one). */
 export function testPostgresUrl(): string | undefined {
