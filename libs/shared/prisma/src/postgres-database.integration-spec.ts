@@ -1,23 +1,13 @@
 import type { Database } from './database.types';
 import { openDatabase } from './open-database';
-import { createScratchPostgresDatabase, type ScratchDatabase } from './scratch-database';
+import { describeOnScratchPostgres } from './scratch-database.testing';
 
-const adminUrl = process.env['DATABASE_URL'];
-if (!adminUrl && process.env['REQUIRE_SERVICES'] === '1') throw new Error('DATABASE_URL must be set when REQUIRE_SERVICES=1');
-// stderr, not console.warn: Jest drops console output of a suite whose tests are all skipped.
-if (!adminUrl) process.stderr.write('SKIPPED: Postgres database tests (set DATABASE_URL to run them)\n');
-
-(adminUrl ? describe : describe.skip)('Postgres database', () => {
-  let scratch: ScratchDatabase;
+describeOnScratchPostgres('Postgres database', (scratch) => {
   let db: Database;
   beforeAll(async () => {
-    scratch = await createScratchPostgresDatabase(adminUrl!);
-    db = await openDatabase({ url: scratch.url, dataDir: 'unused' });
+    db = await openDatabase({ url: scratch().url, dataDir: 'unused' });
   });
-  afterAll(async () => {
-    await db?.close();
-    await scratch?.drop();
-  });
+  afterAll(() => db?.close());
 
   const preparedOnThisConnection = (session: Pick<Database, 'query'>) =>
     session.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements`);
@@ -64,7 +54,7 @@ if (!adminUrl) process.stderr.write('SKIPPED: Postgres database tests (set DATAB
     await db.exec(`CREATE TABLE widened_tx (id int PRIMARY KEY); INSERT INTO widened_tx VALUES (1)`);
     const sql = `SELECT * FROM widened_tx WHERE id = $1`;
     // One connection, so the statement is prepared on the connection the transaction gets.
-    const single = await openDatabase({ url: scratch.url, dataDir: 'unused', poolSize: 1 });
+    const single = await openDatabase({ url: scratch().url, dataDir: 'unused', poolSize: 1 });
     try {
       expect(await single.transaction((tx) => tx.query(sql, [1]))).toEqual([{ id: 1 }]);
       await db.exec(`ALTER TABLE widened_tx ADD COLUMN label text DEFAULT 'new'`);
