@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Builder } from '@platform/control-plane-builder';
 import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { PrismaDeploymentStore, createDeployment, type DeploymentsContext } from '@platform/control-plane-deployments';
-import { KubernetesDriver, PostgresDeploymentDatabases } from '@platform/control-plane-drivers';
+import { KubernetesDriver, PostgresDeploymentDatabases, loadKubernetesClient } from '@platform/control-plane-drivers';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
 import { startFakeKubernetesApi, type FakeKubernetesApi } from '@platform/control-plane-testing';
@@ -100,6 +100,11 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
   const mutatingTokens = () => new Set(api.requests.filter((r) => r.method !== 'GET').map((r) => r.token));
 
   beforeAll(async () => {
+    // Under Jest, loading @kubernetes/client-node (ESM, turned into CommonJS by SWC) blocks the event loop for
+    // seconds: 4.5 s with a warm transform cache, 8.8 s with a cold one as in CI, on an idle machine. The drivers
+    // load it on first use, i.e. once a replica leads; every replica shares this process's event loop, so that
+    // stall outlasted the 5 s lease (the follower took over) and Prisma transactions. Load it before any lease.
+    await loadKubernetesClient();
     scratch = await createScratchPostgresDatabase(process.env.DATABASE_URL as string);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-reconciler-'));
     api = await startFakeKubernetesApi('replica-a', ['replica-b', 'replica-c', 'replica-d', 'replica-e']);
