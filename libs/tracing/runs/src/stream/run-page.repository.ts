@@ -1,7 +1,7 @@
 import type { Run } from '@platform/contracts';
 import type { PrismaClient } from '@platform/tracing-data-access';
 import { buildRunPageSql, type RunPageRequest } from './run-page.sql';
-import { MessageRunPage, NdjsonRunPage, type RunPage, type RunStreamRow } from './run-pages';
+import { MessageRunPage, NdjsonRunPage, type NdjsonRunRow, type RunPage } from './run-pages';
 
 /** The Prisma calls this repository makes. */
 export type RunPageClient = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe' | '$transaction'>;
@@ -30,7 +30,7 @@ export class PrismaRunPageRepository implements RunPageReader {
 
   async readPage(page: RunPageRequest): Promise<RunPage> {
     const { sql, params } = buildRunPageSql(page);
-    if (page.encoding === 'ndjson') return new NdjsonRunPage(await this.query<RunStreamRow>(sql, params));
+    if (page.encoding === 'ndjson') return new NdjsonRunPage(await this.query<NdjsonRunRow>(sql, params));
     const rows = await this.query<RawRow>(sql, params);
     const runs: Run[] = new Array(rows.length);
     const sizes: number[] = new Array(rows.length);

@@ -19,7 +19,10 @@ export interface RunPageRequest {
   filter?: CompiledRunFilter;
   after?: RunStreamCursor;
   limit: number;
-  /** What the page is read for (its columns are the same): `messages` (default) or `ndjson`. */
+  /**
+   * What the page is read for: `messages` (default), a column per field; `ndjson`, per run its cursor
+   * (`start_time`, `id`) and `line`, the fields as one JSON object.
+   */
   encoding?: RunStreamEncoding;
 }
 
@@ -50,6 +53,12 @@ export function buildRunPageSql(page: RunPageRequest): { sql: string; params: un
   }
   params.push(page.limit);
   const columns = page.fields.map((field) => `${RUN_STREAM_COLUMNS[field]} AS ${field}`).join(', ');
-  const sql = `SELECT ${columns} FROM runs r WHERE ${where.join(' AND ')} ORDER BY r.start_time, r.id LIMIT $${params.length}`;
-  return { sql, params };
+  const tail = `WHERE ${where.join(' AND ')} ORDER BY r.start_time, r.id LIMIT $${params.length}`;
+  if (page.encoding === 'ndjson') {
+    // Postgres writes each line: `row_to_json` of the columns (their names are the keys, in order, no spaces),
+    // so the page holds one string per run instead of a value per field, and nothing is stringified here.
+    const cursor = `${RUN_STREAM_COLUMNS.start_time} AS start_time, ${RUN_STREAM_COLUMNS.id} AS id`;
+    return { sql: `SELECT ${cursor}, row_to_json(line)::text AS line FROM runs r CROSS JOIN LATERAL (SELECT ${columns}) line ${tail}`, params };
+  }
+  return { sql: `SELECT ${columns} FROM runs r ${tail}`, params };
 }

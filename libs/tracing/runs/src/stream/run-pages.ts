@@ -39,24 +39,35 @@ export class MessageRunPage implements RunPage {
   }
 }
 
-/** A run as the page query returns it: the proto field names, each with its value in the `Run` encoding or null. */
-export type RunStreamRow = { id: string; start_time: string } & Record<string, unknown>;
+/** A run as the `ndjson` page query returns it: its cursor and its line, the JSON object of its fields. */
+export interface NdjsonRunRow {
+  start_time: string;
+  id: string;
+  line: string;
+}
 
 /**
- * Runs as NDJSON lines: a batch is their UTF-8 bytes, each line ended by "\n". A line is `JSON.stringify` of the
- * row, which is the proto3 JSON form of `Run` (proto field names, int64 as strings, null for a null value).
+ * Runs as NDJSON lines: a batch is their UTF-8 bytes, each line ended by "\n". Postgres writes a line as the
+ * proto3 JSON form of `Run` (proto field names in export column order, int64 as strings, null for a null value),
+ * the same text as `JSON.stringify` of a row of the `messages` query.
  */
 export class NdjsonRunPage implements RunPage {
   private readonly lines: string[];
-  /** Only the cursors of the rows are kept: their values are in the lines. */
   private readonly cursors: ProtoRunCursor[];
   /** UTF-8 bytes of each line, its newline included. */
   readonly sizes: number[];
 
-  constructor(rows: readonly RunStreamRow[]) {
-    this.lines = rows.map((row) => JSON.stringify(row));
-    this.cursors = rows.map(({ start_time, id }) => ({ start_time, id }));
-    this.sizes = this.lines.map((line) => Buffer.byteLength(line) + 1);
+  constructor(rows: readonly NdjsonRunRow[]) {
+    const count = rows.length;
+    this.lines = new Array(count);
+    this.cursors = new Array(count);
+    this.sizes = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const { start_time, id, line } = rows[i];
+      this.lines[i] = line;
+      this.cursors[i] = { start_time, id };
+      this.sizes[i] = Buffer.byteLength(line) + 1;
+    }
   }
 
   get count(): number {

@@ -4,6 +4,8 @@ import { InputError, NotFoundError } from '@platform/errors';
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { PrismaRunPageRepository } from './run-page.repository';
+import { buildRunPageSql } from './run-page.sql';
+import { selectedRunFields } from './run-stream-columns';
 import { compareCursors, insertProject, insertRuns, T0_US } from './run-stream.spec-fixtures';
 import type { RunStreamQuery } from './run-stream.types';
 import { streamRunBatches, type StreamRunsDeps } from './stream-runs.usecase';
@@ -187,8 +189,18 @@ describe('streamRunBatches (PGlite)', () => {
         session,
       );
       await db.prisma.$executeRawUnsafe(`UPDATE runs SET tags = NULL WHERE session_id = $1::uuid AND name = 'run-5'`, session);
+      // Text JSON must escape (quote, backslash, control characters) beside text it must leave alone.
+      await db.prisma.$executeRawUnsafe(
+        `UPDATE runs SET error = $2 WHERE session_id = $1::uuid AND name = 'run-6'`,
+        session,
+        'q"b\\s/\x01\b\f\n\r\t\x0b\x1f\x7f \u2028 é 😀',
+      );
       const messages = runsOf(await collect({ sessionId: session }));
       const batches = await collect({ sessionId: session, encoding: 'ndjson' });
+      // Postgres writes each line as JSON.stringify writes the same row of the column-per-field query.
+      const { sql, params } = buildRunPageSql({ tenantId, sessionId: session, startUs: T0_US, endUs: T0_US + 10n ** 12n, fields: selectedRunFields([]), limit: 1000 });
+      const rows = await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
+      expect(batches.flatMap(linesOf)).toEqual(rows.map((row) => JSON.stringify(row)));
       expect(batches.every((b) => b.runs === undefined)).toBe(true);
       const lines = parsedOf(batches);
       expect(lines.map(withoutNulls)).toEqual(messages.map((run) => ({ parent_run_ids: [], tags: [], ...run })));
