@@ -31,6 +31,8 @@ export interface ExportComponentsOptions {
   destinationCheckTimeoutMs?: number;
   queryValidator?: ExportQueryValidator;
   partitionQueue?: QueueDefinition<typeof exportPartitionQueue.schema>;
+  /** Called when partition work may be ready to dispatch (an export created, cancelled, a run ended). */
+  workAvailable?: () => void;
 }
 
 /** Everything the export service's transports and loops use, wired once. */
@@ -63,8 +65,8 @@ export function exportComponents(o: ExportComponentsOptions): ExportComponents {
   const progress = new RunProgressRepository(o.prisma, o.cipher, o.settings);
   return {
     destinations: { destinations, allowAmbientCredentials: o.allowAmbientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
-    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock },
-    progress: { progress, clock: o.clock },
+    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable },
+    progress: { progress, clock: o.clock, workAvailable: o.workAvailable },
     dispatcher: { repository: new DispatchRepository(o.prisma, o.settings), bus: o.bus, clock: o.clock, logger: o.logger, queue: o.partitionQueue },
     scheduler: { prisma: o.prisma, clock: o.clock, logger: o.logger, settings: o.settings },
     sweeper: { progress, clock: o.clock, logger: o.logger, settings: o.settings },

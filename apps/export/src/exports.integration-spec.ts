@@ -33,13 +33,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
 beforeAll(async () => {
   s3 = await startTestS3Server({ buckets: ['exports'] });
   svc = await startTestExportService({ EXPORT_RETRY_DELAY: '300ms', EXPORT_RUN_MAX_RETRIES: '1' });
-  const dest = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', {
-    destination_type: 's3',
-    display_name: 'd',
-    config: { bucket_name: 'exports', prefix: 'root', endpoint_url: s3.endpoint, config_kwargs_s3: { addressing_style: 'path' } },
-    credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
-  });
-  destinationId = dest.body.id;
+  destinationId = await createDestination(svc);
   await svc.bus.consume(
     svc.queue,
     async (job) => {
@@ -50,14 +44,24 @@ beforeAll(async () => {
   );
 });
 
+async function createDestination(service: TestExportService): Promise<string> {
+  const dest = await service.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', {
+    destination_type: 's3',
+    display_name: 'd',
+    config: { bucket_name: 'exports', prefix: 'root', endpoint_url: s3.endpoint, config_kwargs_s3: { addressing_style: 'path' } },
+    credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
+  });
+  return dest.body.id;
+}
+
 // Plays a worker that exports nothing but reports a file and completion, over real gRPC.
 const completed = new Set<string>();
-async function complete(job: Job<JobData>): Promise<void> {
+async function complete(job: Job<JobData>, service = svc): Promise<void> {
   if (completed.has(job.id)) return;
   completed.add(job.id);
-  const cp = await callUnary(svc.progress, 'GetRunCheckpoint', { export_id: job.data.export_id, run_id: job.data.run_id });
+  const cp = await callUnary(service.progress, 'GetRunCheckpoint', { export_id: job.data.export_id, run_id: job.data.run_id });
   if (!cp.continue_run) return;
-  await callUnary(svc.progress, 'ReportProgress', {
+  await callUnary(service.progress, 'ReportProgress', {
     export_id: job.data.export_id,
     run_id: job.data.run_id,
     attempt: cp.attempt,
@@ -279,5 +283,35 @@ describe('export.v1.ExportProgress', () => {
     const runs = (await svc.call(tenant, 'GET', `/api/v1/bulk-exports/${exportId}/runs`)).body;
     expect(runs.map((r: { status: string }) => r.status)).toEqual(['Cancelled', 'Cancelled']);
     expect((await svc.call(tenant, 'PATCH', `/api/v1/bulk-exports/${exportId}`, { status: 'Cancelled' })).status).toBe(200);
+  });
+});
+
+describe('dispatch', () => {
+  it('dispatches a new export, and the next partition as soon as a run ends, without waiting for the dispatcher tick', async () => {
+    // No tick comes during the test: every dispatch below is the service acting on a create or a finished run.
+    const idle = await startTestExportService({ EXPORT_DISPATCH_INTERVAL: '1h', EXPORT_MAX_RUNNING_RUNS_PER_EXPORT: '1' });
+    try {
+      const destination = await createDestination(idle);
+      const seen: string[] = [];
+      await idle.bus.consume(
+        idle.queue,
+        async (job) => {
+          seen.push(job.data.run_id);
+          await complete(job, idle);
+        },
+        { durable: 'test-wake-worker', concurrency: 1 },
+      );
+      const created = await idle.call(tenant, 'POST', '/api/v1/bulk-exports', { ...body(), bulk_export_destination_id: destination });
+      expect(created.status).toBe(200);
+      const done = await until('export Completed', async () => {
+        const got = await idle.call(tenant, 'GET', `/api/v1/bulk-exports/${created.body.id}`);
+        return got.body.status === 'Completed' && got.body;
+      });
+      expect(done.finished_at).toEqual(expect.any(String));
+      // Three days, one at a time (the limit is one running run per export), each dispatched once.
+      expect(new Set(seen).size).toBe(3);
+    } finally {
+      await idle.stop();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { serviceDataDir } from '@platform/config';
 import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
 import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
 import { CredentialCipher } from '@platform/export-destinations';
-import { dispatchOnce, spawnScheduledExports, startBackgroundLoop, sweepTimeouts, systemClock } from '@platform/export-exports';
+import { dispatchOnce, spawnScheduledExports, startBackgroundLoop, sweepTimeouts, systemClock, type BackgroundLoop } from '@platform/export-exports';
 import { createClient, startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import { createJobBus, type JobBus, type QueueDefinition } from '@platform/job-bus';
@@ -37,6 +37,8 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       ? await lifecycle.use('tracing client', createClient(runsService().Client, config.TRACING_GRPC, { token: config.INTERNAL_SECRET }), (c) => c.close())
       : undefined;
 
+    // Set once the loops start; until then (and without loops) work waits for a dispatcher elsewhere.
+    let dispatcher: BackgroundLoop | undefined;
     const components = exportComponents({
       prisma: db.prisma,
       cipher: new CredentialCipher(config.EXPORT_ENCRYPTION_KEY, config.EXPORT_ENCRYPTION_PREVIOUS_KEYS),
@@ -48,6 +50,7 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       destinationCheckTimeoutMs: config.EXPORT_DESTINATION_CHECK_TIMEOUT,
       queryValidator: tracing && tracingQueryValidator(tracing, logger),
       partitionQueue,
+      workAvailable: () => dispatcher?.wake(),
     });
 
     const grpc = await lifecycle.use(
@@ -72,9 +75,13 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
 
     // Every replica may run these; their correctness comes from database transactions, not from being alone.
     if (config.EXPORT_BACKGROUND_LOOPS) {
+      dispatcher = startBackgroundLoop('dispatcher', config.EXPORT_DISPATCH_INTERVAL, () => dispatchOnce(components.dispatcher), logger);
+      const spawn = async () => {
+        if ((await spawnScheduledExports(components.scheduler)) > 0) dispatcher?.wake();
+      };
       const loops = [
-        startBackgroundLoop('dispatcher', config.EXPORT_DISPATCH_INTERVAL, () => dispatchOnce(components.dispatcher), logger),
-        startBackgroundLoop('scheduler', config.EXPORT_SCHEDULE_INTERVAL, () => spawnScheduledExports(components.scheduler), logger),
+        dispatcher,
+        startBackgroundLoop('scheduler', config.EXPORT_SCHEDULE_INTERVAL, spawn, logger),
         startBackgroundLoop('sweeper', config.EXPORT_SWEEP_INTERVAL, () => sweepTimeouts(components.sweeper), logger),
       ];
       lifecycle.onShutdown('background loops', () => Promise.all(loops.map((l) => l.stop())).then(() => undefined));

@@ -13,6 +13,8 @@ export interface ExportsDeps {
   /** Validates the filter against the tracing service; absent = not checked here (workers fail the export). */
   queryValidator?: ExportQueryValidator;
   clock: Clock;
+  /** Told when an export is created or cancelled, so the dispatcher can act now rather than at its next tick. */
+  workAvailable?: () => void;
 }
 
 /** Creates a one-off export (split into one run per UTC day) or a schedule (`interval_hours`). */
@@ -32,7 +34,7 @@ export async function createExport(deps: ExportsDeps, tenantId: string, req: Cre
     }
   }
   const scheduled = req.interval_hours != null;
-  return deps.exports.create({
+  const created = await deps.exports.create({
     tenantId,
     destinationId: destination.id,
     sessionId: req.session_id,
@@ -46,6 +48,8 @@ export async function createExport(deps: ExportsDeps, tenantId: string, req: Cre
     exportFields: fields,
     intervalHours: req.interval_hours ?? null,
   });
+  if (!scheduled) deps.workAvailable?.();
+  return created;
 }
 
 export function listExports(deps: Pick<ExportsDeps, 'exports'>, tenantId: string, limit = 100, offset = 0): Promise<BulkExport[]> {
@@ -59,11 +63,13 @@ export async function getExport(deps: Pick<ExportsDeps, 'exports'>, tenantId: st
 }
 
 /** PATCH `{"status": "Cancelled"}`: idempotent for a cancelled export, a conflict for another final one. */
-export async function cancelExport(deps: Pick<ExportsDeps, 'exports' | 'clock'>, tenantId: string, id: string): Promise<BulkExport> {
+export async function cancelExport(deps: Pick<ExportsDeps, 'exports' | 'clock' | 'workAvailable'>, tenantId: string, id: string): Promise<BulkExport> {
   const outcome = isUuid(id) ? await deps.exports.cancel(tenantId, id.toLowerCase(), deps.clock()) : null;
   if (!outcome) throw new NotFoundError(`Bulk export ${id} not found`);
   if (outcome.kind === 'final') {
     throw new ConflictError(`Bulk export ${id} is ${outcome.export.status} and cannot be cancelled; create a new export instead`);
   }
+  // A cancelled export no longer counts against its workspace's running limit.
+  deps.workAvailable?.();
   return outcome.export;
 }

@@ -7,6 +7,8 @@ import type { RunProgressRepository, RunStart } from './run-progress.repository'
 export interface RunProgressDeps {
   progress: RunProgressRepository;
   clock: Clock;
+  /** Told when a run ends or fails (its slot is free; a retry may be due), so the dispatcher can act now. */
+  workAvailable?: () => void;
 }
 
 function ids(exportId: string, runId: string): { exportId: string; runId: string } {
@@ -84,6 +86,7 @@ export async function reportProgress(deps: RunProgressDeps, req: ReportProgressR
     },
     deps.clock(),
   );
+  if (req.done) deps.workAvailable?.();
   return { continue_run: continueRun };
 }
 
@@ -91,4 +94,5 @@ export async function reportProgress(deps: RunProgressDeps, req: ReportProgressR
 export async function reportFailure(deps: RunProgressDeps, req: ReportFailureRequest__Output): Promise<void> {
   const where = ids(req.export_id, req.run_id);
   await deps.progress.failure({ ...where, attempt: req.attempt, error: req.error, retryable: req.retryable }, deps.clock());
+  deps.workAvailable?.();
 }
