@@ -11,7 +11,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import { freePort } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { createScratchPostgresDatabase } from '@platform/prisma';
-import { busyPercent, machineCpu, namedProcessesCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
+import { busyPercent, machineCpu, cpuSecondsBetween, namedProcessesCpu, processTreeCpuSeconds } from '@platform/testing';
 import { intOption } from '../options';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -138,7 +138,7 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
     return {
       server: processTreeCpuSeconds(target.child.pid),
       client: (client.user + client.system) / 1e6,
-      postgres: namedProcessesCpuSeconds('postgres'),
+      postgres: namedProcessesCpu('postgres'),
       machine: machineCpu(),
     };
   };
@@ -151,12 +151,16 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
   );
   const seconds = (performance.now() - started) / 1000;
   const after = cpu();
-  const perRun = (key: 'server' | 'client' | 'postgres') => (1000 * (after[key] - before[key])) / concurrentRuns;
+  const perRun = (seconds: number) => (1000 * seconds) / concurrentRuns;
   return {
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     runsPerSecond: concurrentRuns / seconds,
-    cpuMsPerRun: { server: perRun('server'), client: perRun('client'), postgres: perRun('postgres') },
+    cpuMsPerRun: {
+      server: perRun(after.server - before.server),
+      client: perRun(after.client - before.client),
+      postgres: perRun(cpuSecondsBetween(before.postgres, after.postgres)),
+    },
     machineBusy: busyPercent(before.machine, after.machine),
   };
 }

@@ -10,7 +10,8 @@
 // DuckDB table (not timed), then COPY writes them with the same codec and as many threads as a worker's DuckDB.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -30,7 +31,7 @@ import { loadExportConfig } from '../../../apps/export/src/config';
 import { startExport } from '../../../apps/export/src/service';
 import { DAY_US, insertProject, insertRuns, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
 import { freePort } from '@platform/http-server';
-import { busyPercent, machineCpu, processCpuSeconds } from '@platform/testing';
+import { busyPercent, cpuSecondsBetween, machineCpu, namedProcessesCpu, processCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -82,8 +83,24 @@ async function sourceJsonBytes(db: TracingDatabase, sessionId: string): Promise<
   return Number(bytes);
 }
 
-// BENCH_PROFILE=<dir> writes a V8 CPU profile of the tracing process and of each worker there (Chrome DevTools).
+// BENCH_PROFILE=<dir> writes a V8 CPU profile of the tracing process and of each worker there (Chrome DevTools), and
+// one of this process (the export service) per end-to-end phase.
 const profileArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+
+/** With BENCH_PROFILE, a V8 CPU profile of this process (the export service) from now until the returned stop. */
+async function profileThisProcess(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(path.join(dir, `export-service.${name}.${process.pid}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 /** The tracing service as its own process (`apps/tracing/src/main.ts`), ready to serve StreamRuns. */
 async function startTracingProcess(databaseUrl: string): Promise<{ child: ChildProcess; grpc: string; stop(): Promise<void> }> {
@@ -110,7 +127,7 @@ async function startTracingProcess(databaseUrl: string): Promise<{ child: ChildP
 }
 
 /** s3rver in its own process (tools/bench/export/s3-server-process.ts). */
-async function startS3Process(): Promise<{ endpoint: string; directory: string; stop(): Promise<void> }> {
+async function startS3Process(): Promise<{ endpoint: string; directory: string; pid?: number; stop(): Promise<void> }> {
   // fork reuses this process's execArgv, i.e. tsx's loader.
   const child = fork(path.join(__dirname, 's3-server-process.ts'), { stdio: 'inherit' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -121,6 +138,7 @@ async function startS3Process(): Promise<{ endpoint: string; directory: string; 
   return {
     endpoint,
     directory,
+    pid: child.pid,
     stop: async () => {
       child.disconnect();
       await exited;
@@ -138,6 +156,8 @@ interface PhaseResult {
   files: number;
   cpuSeconds: number;
   tracingCpuSeconds: number;
+  /** CPU seconds of the other parts: every `postgres` process, s3rver, and this process (the export service). */
+  otherCpuSeconds: { postgres: number; s3: number; exportService: number };
   /** Share of the machine's CPU time that was busy during the phase (every process, other users' included). */
   busyPercent: number;
   peakRssMb: number;
@@ -155,7 +175,7 @@ async function* streamPartitions(source: GrpcRunSource, tenantId: string, sessio
 
 interface References {
   /** StreamRuns read alone, one stream at a time: the ceiling of what one worker can export. */
-  stream: { rows: number; seconds: number; tracingCpuSeconds: number };
+  stream: { rows: number; seconds: number; tracingCpuSeconds: number; postgresCpuSeconds: number };
   /** The worker's own encoder (NDJSON stage → DuckDB COPY) on one file of all rows; staging is timed apart. */
   ndjson: { stageSeconds: number; seconds: number; bytes: number; cpuSeconds: number };
   /** DuckDB's writer alone: COPY of an in-memory table. */
@@ -170,10 +190,16 @@ async function streamAndEncode(tracing: { grpc: string; pid?: number }, tenantId
   try {
     const source = new GrpcRunSource(client, { deadlineMs: 3_600_000 });
     const tracingCpu = processCpuSeconds(tracing.pid);
+    const postgresCpu = namedProcessesCpu('postgres');
     let started = performance.now();
     let rows = 0;
     for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.rows.count;
-    const stream = { rows, seconds: (performance.now() - started) / 1000, tracingCpuSeconds: processCpuSeconds(tracing.pid) - tracingCpu };
+    const stream = {
+      rows,
+      seconds: (performance.now() - started) / 1000,
+      tracingCpuSeconds: processCpuSeconds(tracing.pid) - tracingCpu,
+      postgresCpuSeconds: cpuSecondsBetween(postgresCpu, namedProcessesCpu('postgres')),
+    };
 
     const writer = await factory.open({ columns: runParquetColumns([], 'v2_beta'), compression });
     started = performance.now();
@@ -299,7 +325,6 @@ async function main(): Promise<void> {
         NATS_URL: natsUrl,
         TRACING_GRPC: tracing.grpc,
         EXPORT_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-        EXPORT_DISPATCH_INTERVAL: '100ms',
       }),
       silentLogger,
       { partitionQueue: queue },
@@ -344,6 +369,9 @@ async function main(): Promise<void> {
       workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(i, workerOptions, 120_000)));
       const cpuAtStart = workers.map((w) => w.cpuSeconds());
       const tracingCpuAtStart = processCpuSeconds(tracing.child.pid);
+      const otherCpu = () => ({ postgres: namedProcessesCpu('postgres'), s3: processCpuSeconds(s3?.pid), exportService: processCpuSeconds(process.pid) });
+      const otherAtStart = otherCpu();
+      const stopProfile = await profileThisProcess(`${count}-workers`);
       const machineAtStart = machineCpu();
       console.log(`${count} worker(s) ready (load ${load()}); exporting…`);
       const created = await api('POST', '/bulk-exports', {
@@ -357,7 +385,8 @@ async function main(): Promise<void> {
       let status = 'Created';
       const peakRss = workers.map(() => 0);
       while (status === 'Created' || status === 'Running') {
-        await sleep(100);
+        // The time measured is the export's own (created_at → finished_at): polling often only costs CPU.
+        await sleep(500);
         // Sampled while running, as VmHWM is lost once a worker exits.
         workers.forEach((w, i) => (peakRss[i] = Math.max(peakRss[i], w.peakRssMb() ?? 0)));
         status = (await exportDb.prisma.bulkExport.findUniqueOrThrow({ where: { id: created.id } })).status;
@@ -367,7 +396,9 @@ async function main(): Promise<void> {
       const exportRuns = await exportDb.prisma.bulkExportRun.findMany({ where: { bulkExportId: created.id } });
       const cpuSeconds = workers.reduce((sum, w, i) => sum + ((w.cpuSeconds()) - cpuAtStart[i]), 0);
       const tracingCpuSeconds = processCpuSeconds(tracing.child.pid) - tracingCpuAtStart;
+      const otherAtEnd = otherCpu();
       const busy = busyPercent(machineAtStart, machineCpu());
+      await stopProfile();
       await stopWorkerProcesses(workers);
       workers = [];
       const result: PhaseResult = {
@@ -380,6 +411,11 @@ async function main(): Promise<void> {
         files: exportRuns.reduce((n, r) => n + (r.files as unknown[]).length, 0),
         cpuSeconds,
         tracingCpuSeconds,
+        otherCpuSeconds: {
+          postgres: cpuSecondsBetween(otherAtStart.postgres, otherAtEnd.postgres),
+          s3: otherAtEnd.s3 - otherAtStart.s3,
+          exportService: otherAtEnd.exportService - otherAtStart.exportService,
+        },
         busyPercent: busy,
         peakRssMb: Math.max(...peakRss),
         exportId: created.id,
@@ -399,18 +435,19 @@ async function main(): Promise<void> {
       table: await duckdbReference(path.join(s3.directory, BUCKET, 'runs', `export_id=${phases[0].exportId}`), compression, threads, scratchDir),
     };
     console.log('');
-    console.log('| pipeline | partitions | rows | seconds | rows/s | source MB/s (JSON) | Parquet MB/s | CPU-s (workers; DuckDB) | rows per CPU-s | tracing CPU-s | machine CPU busy | peak RSS per worker (MB) |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('| pipeline | partitions | rows | seconds | rows/s | source MB/s (JSON) | Parquet MB/s | CPU-s (workers; DuckDB) | rows per CPU-s | tracing CPU-s | CPU-s (Postgres; s3rver; export service) | machine CPU busy | peak RSS per worker (MB) |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     const line = (cells: Array<string | number>) => console.log(`| ${cells.join(' | ')} |`);
     const mbps = (bytes: number, seconds: number) => (bytes / 1e6 / seconds).toFixed(1);
     for (const p of phases) {
       const rates = [fmt(p.rows / p.seconds), mbps(sourceBytes, p.seconds), mbps(p.parquetBytes, p.seconds)];
-      const cpu = [p.cpuSeconds.toFixed(1), fmt(p.rows / p.cpuSeconds), p.tracingCpuSeconds.toFixed(1), `${p.busyPercent.toFixed(0)}%`];
+      const other = [p.otherCpuSeconds.postgres, p.otherCpuSeconds.s3, p.otherCpuSeconds.exportService].map((s) => s.toFixed(1)).join('; ');
+      const cpu = [p.cpuSeconds.toFixed(1), fmt(p.rows / p.cpuSeconds), p.tracingCpuSeconds.toFixed(1), other, `${p.busyPercent.toFixed(0)}%`];
       line([`end to end, ${p.label}`, p.partitions, fmt(p.rows), p.seconds.toFixed(1), ...rates, ...cpu, fmt(p.peakRssMb)]);
     }
-    line(['StreamRuns alone (read only, one stream at a time)', days, fmt(refs.stream.rows), refs.stream.seconds.toFixed(1), fmt(runs / refs.stream.seconds), mbps(sourceBytes, refs.stream.seconds), '–', '–', '–', refs.stream.tracingCpuSeconds.toFixed(1), '–', '–']);
-    line([`DuckDB COPY read_ndjson → parquet (the worker's encoder, one file, ${threads} threads)`, '–', fmt(runs), refs.ndjson.seconds.toFixed(1), fmt(runs / refs.ndjson.seconds), mbps(sourceBytes, refs.ndjson.seconds), mbps(refs.ndjson.bytes, refs.ndjson.seconds), refs.ndjson.cpuSeconds.toFixed(1), fmt(runs / refs.ndjson.cpuSeconds), '–', '–', '–']);
-    line([`DuckDB COPY table → parquet (writer only, ${threads} threads)`, '–', fmt(runs), refs.table.seconds.toFixed(1), fmt(runs / refs.table.seconds), mbps(sourceBytes, refs.table.seconds), mbps(refs.table.bytes, refs.table.seconds), refs.table.cpuSeconds.toFixed(1), fmt(runs / refs.table.cpuSeconds), '–', '–', '–']);
+    line(['StreamRuns alone (read only, one stream at a time)', days, fmt(refs.stream.rows), refs.stream.seconds.toFixed(1), fmt(runs / refs.stream.seconds), mbps(sourceBytes, refs.stream.seconds), '–', '–', '–', refs.stream.tracingCpuSeconds.toFixed(1), `${refs.stream.postgresCpuSeconds.toFixed(1)}; –; –`, '–', '–']);
+    line([`DuckDB COPY read_ndjson → parquet (the worker's encoder, one file, ${threads} threads)`, '–', fmt(runs), refs.ndjson.seconds.toFixed(1), fmt(runs / refs.ndjson.seconds), mbps(sourceBytes, refs.ndjson.seconds), mbps(refs.ndjson.bytes, refs.ndjson.seconds), refs.ndjson.cpuSeconds.toFixed(1), fmt(runs / refs.ndjson.cpuSeconds), '–', '–', '–', '–']);
+    line([`DuckDB COPY table → parquet (writer only, ${threads} threads)`, '–', fmt(runs), refs.table.seconds.toFixed(1), fmt(runs / refs.table.seconds), mbps(sourceBytes, refs.table.seconds), mbps(refs.table.bytes, refs.table.seconds), refs.table.cpuSeconds.toFixed(1), fmt(runs / refs.table.cpuSeconds), '–', '–', '–', '–']);
     console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of 3 for the table, one run for NDJSON)`);
     console.log('');
     const one = phases.find((p) => p.workers === 1);

@@ -62,11 +62,20 @@ export function processTreeCpuSeconds(pid: number | undefined): number {
   return stats.filter((stat) => inTree.has(stat.pid)).reduce((sum, stat) => sum + stat.cpuSeconds, 0);
 }
 
-/** CPU seconds of every live process with this name (e.g. `postgres`: the server and its backends). */
-export function namedProcessesCpuSeconds(name: string): number {
-  return allStats()
-    .filter((stat) => stat.name === name)
-    .reduce((sum, stat) => sum + stat.cpuSeconds, 0);
+/** CPU seconds so far of each live process with this name, by pid (e.g. `postgres`: the server and its backends). */
+export function namedProcessesCpu(name: string): Map<number, number> {
+  return new Map(allStats().filter((stat) => stat.name === name).map((stat) => [stat.pid, stat.cpuSeconds]));
+}
+
+/**
+ * CPU seconds the processes of a `namedProcessesCpu` reading spent since an earlier reading: a process that started
+ * in between counts whole, and one that exited in between adds nothing (its last reading is lost with it), so the
+ * figure is never negative. Benchmarks keep the processes they measure (pooled connections) alive across a phase.
+ */
+export function cpuSecondsBetween(from: ReadonlyMap<number, number>, to: ReadonlyMap<number, number>): number {
+  let seconds = 0;
+  for (const [pid, cpu] of to) seconds += Math.max(0, cpu - (from.get(pid) ?? 0));
+  return seconds;
 }
 
 /** Busy and total jiffies of all CPUs so far (/proc/stat). */
