@@ -73,7 +73,9 @@ async function startReference(): Promise<Target> {
 
 async function startOurs(databaseUrl: string): Promise<Target> {
   const port = await freePort();
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'apps/agent-server/src/main.ts')], {
+  // BENCH_PROFILE=<dir>: a V8 CPU profile of this server's process there, written when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [...profile, path.join(ROOT, 'apps/agent-server/src/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
