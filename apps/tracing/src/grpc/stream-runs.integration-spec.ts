@@ -92,6 +92,7 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
       filter,
       after: { startTimeUs: T0_US + 1_000_000n, id: randomUUID() },
       limit: 5_000,
+      maxStoredBytes: 16 * 1024 * 1024,
       encoding,
     });
     expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');

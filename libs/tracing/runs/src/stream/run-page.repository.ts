@@ -11,7 +11,7 @@ export interface RunPageReader {
   readPage(page: RunPageRequest): Promise<RunPage>;
 }
 
-type RawRow = Record<string, string | boolean | string[] | null>;
+type RawRow = Record<string, string | boolean | string[] | null> & { stored_bytes?: number };
 
 // Per-field framing in protobuf (tag + length) is a few bytes; counting 4 keeps the estimate on the safe side.
 const FIELD_OVERHEAD = 4;
@@ -24,13 +24,25 @@ function sizeOf(value: string | boolean | string[]): number {
   return bytes;
 }
 
+/** Whether a short page stopped at its byte budget rather than at the end of the window. */
+function truncated(page: RunPageRequest, rows: readonly { stored_bytes?: number }[]): boolean {
+  if (page.maxStoredBytes === undefined || rows.length >= page.limit) return false;
+  let bytes = 0;
+  for (const row of rows) bytes += Number(row.stored_bytes ?? 0);
+  // A row was left out only if the kept ones had already reached the budget.
+  return bytes >= page.maxStoredBytes;
+}
+
 /** Keyset pages of the `runs` table through Prisma raw SQL (column text fixed, values bound). */
 export class PrismaRunPageRepository implements RunPageReader {
   constructor(private readonly prisma: RunPageClient) {}
 
   async readPage(page: RunPageRequest): Promise<RunPage> {
     const { sql, params } = buildRunPageSql(page);
-    if (page.encoding === 'ndjson') return new NdjsonRunPage(await this.query<NdjsonRunRow>(sql, params));
+    if (page.encoding === 'ndjson') {
+      const rows = await this.query<NdjsonRunRow & { stored_bytes?: number }>(sql, params);
+      return new NdjsonRunPage(rows, truncated(page, rows));
+    }
     const rows = await this.query<RawRow>(sql, params);
     const runs: Run[] = new Array(rows.length);
     const sizes: number[] = new Array(rows.length);
@@ -48,7 +60,7 @@ export class PrismaRunPageRepository implements RunPageReader {
       runs[i] = run as Run;
       sizes[i] = bytes;
     }
-    return new MessageRunPage(runs, sizes);
+    return new MessageRunPage(runs, sizes, truncated(page, rows));
   }
 
   /** The plan Postgres uses for a page (EXPLAIN), for tests and benchmarks. */

@@ -30,6 +30,16 @@ describe('buildRunPageSql', () => {
   });
 });
 
+describe('buildRunPageSql with a stored-byte budget', () => {
+  it('binds the budget last and counts only the large columns the page selects', () => {
+    const { sql, params } = buildRunPageSql({ ...base, fields: selectedRunFields(['name', 'outputs']), maxStoredBytes: 16_000_000 });
+    expect(params.slice(4)).toEqual([500, 16_000_000]);
+    expect(sql).toContain('LIMIT $5) r WHERE r.stored_through - r.stored_bytes < $6 ORDER BY r.start_time, r.id');
+    expect(sql).toContain('coalesce(pg_column_size(r.outputs), 0) + 512 AS stored_bytes');
+    expect(sql).not.toContain('pg_column_size(r.inputs)');
+  });
+});
+
 describe('selectedRunFields', () => {
   it('always includes the cursor fields, in export column order, and everything when empty', () => {
     expect(selectedRunFields(['tags', 'name'])).toEqual(['id', 'name', 'start_time', 'tags']);

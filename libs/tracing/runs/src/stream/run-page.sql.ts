@@ -20,6 +20,11 @@ export interface RunPageRequest {
   after?: RunStreamCursor;
   limit: number;
   /**
+   * Stored bytes (as Postgres holds them, TOAST included) after which the page stops before `limit`: a row
+   * starting past this is left to the next page; the first row always comes. Bounds a page of large runs.
+   */
+  maxStoredBytes?: number;
+  /**
    * What the page is read for: `messages` (default), a column per field; `ndjson`, per run its cursor
    * (`start_time`, `id`) and `line`, the fields as one JSON object.
    */
@@ -29,10 +34,35 @@ export interface RunPageRequest {
 /** Filter parameters start after tenant, session and window ($1..$4), so one compiled filter serves every page. */
 export const RUN_PAGE_FILTER_FIRST_PARAM = 5;
 
+// The columns whose values can be large, by field: what a row's stored size is counted from.
+const LARGE_COLUMNS: Partial<Record<ExportableRunField, string>> = {
+  inputs: 'r.inputs',
+  outputs: 'r.outputs',
+  extra: 'r.extra',
+  events: 'r.events',
+  error: 'r.error',
+  feedback_stats: 'r.feedback_stats',
+};
+// Everything else in a row (ids, names, times, tags, numbers), counted as one amount.
+const SMALL_COLUMNS_BYTES = 512;
+
+/**
+ * A row's stored size in bytes: `pg_column_size` of its large selected columns, which reads the size of a
+ * TOASTed value from its pointer without fetching or decompressing it.
+ */
+function storedBytesSql(fields: readonly ExportableRunField[]): string {
+  const large = fields.flatMap((field) => (LARGE_COLUMNS[field] ? [`coalesce(pg_column_size(${LARGE_COLUMNS[field]}), 0)`] : []));
+  return [...large, String(SMALL_COLUMNS_BYTES)].join(' + ');
+}
+
 /**
  * SQL of one page in (start_time, id) order. The predicates match the index
  * (tenant_id, session_id, start_time, id), so Postgres walks an index range from the cursor and stops
  * after `limit` rows; the row comparison resumes strictly after the cursor, so no row repeats.
+ *
+ * With `maxStoredBytes`, the limited rows go through a running sum of their stored size and only those that
+ * start within the budget are kept, each with its `stored_bytes`. Their values are read only then, so a row past
+ * the budget costs an index entry and a heap tuple, never its large values.
  */
 export function buildRunPageSql(page: RunPageRequest): { sql: string; params: unknown[] } {
   const params: unknown[] = [page.tenantId, page.sessionId, microsToIso(page.startUs), microsToIso(page.endUs)];
@@ -52,13 +82,23 @@ export function buildRunPageSql(page: RunPageRequest): { sql: string; params: un
     where.push(`(r.start_time, r.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
   }
   params.push(page.limit);
+  const order = 'ORDER BY r.start_time, r.id';
+  let source = 'runs r';
+  let tail = `WHERE ${where.join(' AND ')} ${order} LIMIT $${params.length}`;
+  let bytes = '';
+  if (page.maxStoredBytes !== undefined) {
+    const storedBytes = storedBytesSql(page.fields);
+    params.push(page.maxStoredBytes);
+    source = `(SELECT r.*, ${storedBytes} AS stored_bytes, sum(${storedBytes}) OVER (${order} ROWS UNBOUNDED PRECEDING) AS stored_through FROM ${source} ${tail}) r`;
+    tail = `WHERE r.stored_through - r.stored_bytes < $${params.length} ${order}`;
+    bytes = ', r.stored_bytes';
+  }
   const columns = page.fields.map((field) => `${RUN_STREAM_COLUMNS[field]} AS ${field}`).join(', ');
-  const tail = `WHERE ${where.join(' AND ')} ORDER BY r.start_time, r.id LIMIT $${params.length}`;
   if (page.encoding === 'ndjson') {
     // Postgres writes each line: `row_to_json` of the columns (their names are the keys, in order, no spaces),
     // so the page holds one string per run instead of a value per field, and nothing is stringified here.
     const cursor = `${RUN_STREAM_COLUMNS.start_time} AS start_time, ${RUN_STREAM_COLUMNS.id} AS id`;
-    return { sql: `SELECT ${cursor}, row_to_json(line)::text AS line FROM runs r CROSS JOIN LATERAL (SELECT ${columns}) line ${tail}`, params };
+    return { sql: `SELECT ${cursor}, row_to_json(line)::text AS line${bytes} FROM ${source} CROSS JOIN LATERAL (SELECT ${columns}) line ${tail}`, params };
   }
-  return { sql: `SELECT ${columns} FROM runs r ${tail}`, params };
+  return { sql: `SELECT ${columns}${bytes} FROM ${source} ${tail}`, params };
 }

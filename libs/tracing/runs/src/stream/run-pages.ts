@@ -12,6 +12,8 @@ export interface RunPage {
   readonly count: number;
   /** Approximate encoded bytes of each run, for bounding message size. */
   readonly sizes: readonly number[];
+  /** The page stopped at its byte budget before its row limit: more runs may follow even if it is short. */
+  readonly truncated: boolean;
   /** Cursor of the run at `index`. */
   cursorAt(index: number): ProtoRunCursor;
   /** The batch of runs `[from, to)`, with the cursor of its last run. */
@@ -23,6 +25,7 @@ export class MessageRunPage implements RunPage {
   constructor(
     readonly runs: readonly Run[],
     readonly sizes: readonly number[],
+    readonly truncated = false,
   ) {}
 
   get count(): number {
@@ -57,7 +60,10 @@ export class NdjsonRunPage implements RunPage {
   /** UTF-8 bytes of each line, its newline included. */
   readonly sizes: number[];
 
-  constructor(rows: readonly NdjsonRunRow[]) {
+  constructor(
+    rows: readonly NdjsonRunRow[],
+    readonly truncated = false,
+  ) {
     const count = rows.length;
     this.lines = new Array(count);
     this.cursors = new Array(count);

@@ -3,7 +3,8 @@ import type { RunBatch } from '@platform/contracts';
 import { InputError, NotFoundError } from '@platform/errors';
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaRunPageRepository } from './run-page.repository';
+import { PrismaRunPageRepository, type RunPageReader } from './run-page.repository';
+import type { RunPage } from './run-pages';
 import { buildRunPageSql } from './run-page.sql';
 import { selectedRunFields } from './run-stream-columns';
 import { compareCursors, insertProject, insertRuns, T0_US } from './run-stream.spec-fixtures';
@@ -159,6 +160,67 @@ describe('streamRunBatches (PGlite)', () => {
     await expect(collect({ filter: 'eq(run_type' })).rejects.toBeInstanceOf(InputError);
     await expect(collect({ sessionId: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
     await expect(collect({ tenantId: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  describe('pages of large runs', () => {
+    // Random hex: Postgres cannot compress it, so each value is stored (TOASTed) at its full ~3.2 KB.
+    const LARGE_INPUTS = `jsonb_build_object('text', (SELECT string_agg(md5(random()::text || g::text), '') FROM generate_series(1, 100) AS g))`;
+    async function largeRuns(count: number): Promise<string> {
+      const session = await project();
+      await insertRuns(db.prisma, { tenantId, sessionId: session, count, perTimestamp: 2 });
+      await db.prisma.$executeRawUnsafe(`UPDATE runs SET inputs = ${LARGE_INPUTS} WHERE session_id = $1::uuid`, session);
+      return session;
+    }
+    const repository = () => new PrismaRunPageRepository(db.prisma);
+    const request = (session: string, encoding: 'messages' | 'ndjson') => ({
+      tenantId,
+      sessionId: session,
+      startUs: T0_US,
+      endUs: T0_US + 10n ** 12n,
+      fields: selectedRunFields(['inputs']),
+      limit: 1000,
+      encoding,
+    });
+
+    it.each(['messages', 'ndjson'] as const)('a %s page stops at its stored-byte budget; the first run always comes', async (encoding) => {
+      const session = await largeRuns(12);
+      const whole = await repository().readPage(request(session, encoding));
+      expect(whole.count).toBe(12);
+      expect(whole.truncated).toBe(false);
+      // ~3.7 KB counted per run (3.2 KB of inputs, 512 for the rest): runs starting below 10 KB are the first three.
+      const cut = await repository().readPage({ ...request(session, encoding), maxStoredBytes: 10_000 });
+      expect(cut.count).toBe(3);
+      expect(cut.truncated).toBe(true);
+      expect([0, 1, 2].map((i) => cut.cursorAt(i))).toEqual([0, 1, 2].map((i) => whole.cursorAt(i)));
+      const one = await repository().readPage({ ...request(session, encoding), maxStoredBytes: 1 });
+      expect(one.count).toBe(1);
+      expect(one.truncated).toBe(true);
+      // A budget the whole window fits in leaves a short page that is the end, not a cut.
+      const roomy = await repository().readPage({ ...request(session, encoding), maxStoredBytes: 10_000_000 });
+      expect(roomy.count).toBe(12);
+      expect(roomy.truncated).toBe(false);
+    });
+
+    it.each(['messages', 'ndjson'] as const)('a stream of %s reads on after pages cut by bytes, every run once and in order', async (encoding) => {
+      const session = await largeRuns(30);
+      const pages: RunPage[] = [];
+      const recording: RunPageReader = {
+        readPage: async (page) => {
+          const read = await repository().readPage(page);
+          pages.push(read);
+          return read;
+        },
+      };
+      const batches: RunBatch[] = [];
+      // Batches of ≤ 4 KB make a page budget of 16 KB: four runs a page.
+      const query: RunStreamQuery = { tenantId, sessionId: session, startUs: T0_US, endUs: T0_US + 10n ** 12n, fields: ['inputs'], batchSize: 1000, maxBatchBytes: 4_000, encoding };
+      for await (const batch of streamRunBatches({ ...deps, runs: recording }, query)) batches.push(batch);
+      const expected = cursorsOf(await collect({ sessionId: session }));
+      expect(batches.map((b) => b.cursor)).toEqual(expected);
+      expect(pages[0].truncated).toBe(true);
+      expect(pages[0].count).toBeLessThan(1000);
+      expect(Math.max(...pages.map((p) => p.count))).toBeLessThanOrEqual(5);
+    });
   });
 
   it('closes a batch before it outgrows maxBatchBytes', async () => {

@@ -14,8 +14,9 @@ export interface StreamRunsDeps {
   projects: { find(tenantId: string, id: string): Promise<object | null> };
 }
 
-// Bounds the rows held per page (and per prefetched page) when runs are large: pages shrink to about
-// this many bytes once the first page shows the average run size.
+// Bounds the bytes held per page (and per prefetched page) when runs are large: each page stops at about this
+// many batches' worth of stored bytes, and later pages ask for about as many rows as fit, from the average run
+// size seen.
 const PAGE_BYTES_PER_BATCH_BYTES = 4;
 
 function compileRunFilter(text: string | undefined): CompiledRunFilter | undefined {
@@ -46,7 +47,7 @@ export async function* streamRunBatches(
   const fields = selectedRunFields(query.fields);
   const maxBytes = query.maxBatchBytes ?? DEFAULT_MAX_RUN_BATCH_BYTES;
   const read = (after: RunStreamCursor | undefined, limit: number): Promise<RunPage> => {
-    const page = deps.runs.readPage({ ...query, fields, filter, after, limit, encoding: query.encoding });
+    const page = deps.runs.readPage({ ...query, fields, filter, after, limit, maxStoredBytes: maxBytes * PAGE_BYTES_PER_BATCH_BYTES, encoding: query.encoding });
     page.catch(() => undefined); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
     return page;
   };
@@ -55,7 +56,7 @@ export async function* streamRunBatches(
   let pending = read(query.after, limit);
   while (!signal?.aborted) {
     const page = await pending;
-    const full = page.count === limit;
+    const full = page.count === limit || page.truncated;
     if (full) {
       const last = page.cursorAt(page.count - 1);
       const average = page.sizes.reduce((sum, size) => sum + size, 0) / page.count;
