@@ -7,7 +7,7 @@ import type { RunProgressRepository, RunStart } from './run-progress.repository'
 export interface RunProgressDeps {
   progress: RunProgressRepository;
   clock: Clock;
-  /** Told when a run ends or fails (its slot is free; a retry may be due), so the dispatcher can act now. */
+  /** Told when a run ends or fails, freeing its slot (and, failed for good, its export's), so the dispatcher can act now. */
   workAvailable?: () => void;
 }
 
