@@ -225,31 +225,26 @@ export class PrismaStore extends BaseStore {
     const ttl = ttlMinutes(op.ttl, this.options.ttl?.defaultTtlMinutes);
     // A put over an expired (not yet swept) item creates it anew.
     const upsert = this.prisma.$executeRawUnsafe(UPSERT_ITEM, prefix, op.key, JSON.stringify(op.value), ttl);
-    const index = this.options.index;
-    if (!index) {
-      await upsert.catch((err: unknown) => {
-        throw storeWriteError(err);
-      });
-      return;
-    }
-    // The item's vectors are replaced with it (none with `index: false`), in one transaction.
+    // With an index, the item's vectors are replaced with it (none with `index: false`), in one transaction.
+    const write = this.options.index ? this.prisma.$transaction([upsert, ...this.replaceVectors(prefix, op.key, embedded)]) : upsert;
+    await write.catch((err: unknown) => {
+      throw storeWriteError(err);
+    });
+  }
+
+  private replaceVectors(prefix: string, key: string, embedded: EmbeddedTexts) {
     const rows = JSON.stringify(embedded.texts.map((t, i) => ({ path: t.path, embedding: embedded.vectors[i] })));
-    await this.prisma
-      .$transaction([
-        upsert,
-        this.prisma.$executeRawUnsafe('DELETE FROM store_vectors WHERE prefix = $1 AND key = $2', prefix, op.key),
-        this.prisma.$executeRawUnsafe(
-          `INSERT INTO store_vectors (prefix, key, field_path, embedding)
-           SELECT $1, $2, v->>'path', ARRAY(SELECT e::real FROM jsonb_array_elements_text(v->'embedding') AS e)
-           FROM jsonb_array_elements($3::jsonb) AS v`,
-          prefix,
-          op.key,
-          rows,
-        ),
-      ])
-      .catch((err: unknown) => {
-        throw storeWriteError(err);
-      });
+    return [
+      this.prisma.$executeRawUnsafe('DELETE FROM store_vectors WHERE prefix = $1 AND key = $2', prefix, key),
+      this.prisma.$executeRawUnsafe(
+        `INSERT INTO store_vectors (prefix, key, field_path, embedding)
+         SELECT $1, $2, v->>'path', ARRAY(SELECT e::real FROM jsonb_array_elements_text(v->'embedding') AS e)
+         FROM jsonb_array_elements($3::jsonb) AS v`,
+        prefix,
+        key,
+        rows,
+      ),
+    ];
   }
 
   private async listNamespacesOp(op: ListNamespacesOperation): Promise<string[][]> {

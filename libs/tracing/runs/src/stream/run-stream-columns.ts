@@ -48,4 +48,3 @@ export function selectedRunFields(requested: readonly ExportableRunField[]): Exp
   const wanted = new Set<ExportableRunField>(['id', 'start_time', ...requested]);
   return EXPORTABLE_RUN_FIELDS.filter((field) => wanted.has(field));
 }
-
