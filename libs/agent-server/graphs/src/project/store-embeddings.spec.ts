@@ -56,6 +56,8 @@ describe('loadStoreEmbeddings (store.index.embed)', () => {
     ['cohere:embed-english-v3.0', "'cohere:embed-english-v3.0' is neither provider:model (providers: openai) nor path:export"],
     ['openai:', 'neither provider:model'],
     ['text-embedding-3-small', 'neither provider:model'],
+    ['constructor:x', 'neither provider:model'],
+    ['__proto__:x', 'neither provider:model'],
   ])('refuses %s with an InputError', async (embed, message) => {
     const load = loadStoreEmbeddings(embed, dir);
     await expect(load).rejects.toBeInstanceOf(InputError);

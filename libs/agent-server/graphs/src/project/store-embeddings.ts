@@ -51,7 +51,7 @@ export async function loadStoreEmbeddings(embed: string, dir: string): Promise<L
   const colon = embed.indexOf(':');
   const provider = colon > 0 ? embed.slice(0, colon) : '';
   const model = embed.slice(colon + 1).trim();
-  const create = PROVIDERS[provider];
+  const create = Object.hasOwn(PROVIDERS, provider) ? PROVIDERS[provider] : undefined;
   if (!create || !model) {
     throw new InputError(`store.index.embed: '${embed}' is neither provider:model (providers: ${Object.keys(PROVIDERS).join(', ')}) nor path:export`);
   }
