@@ -1,4 +1,4 @@
-import type { SqlSession } from '@platform/prisma';
+import { storableJsonText, type SqlSession } from '@platform/prisma';
 import type { CancelAction, RunRecord, RunStatus, StoredEvent } from './run';
 import { RUN_CHANNELS } from './run-channels';
 import { eventColumns, INSERT_EVENTS_SQL, insertEventsIn } from './run-events.repository';
@@ -101,7 +101,7 @@ export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
          interrupts = CASE WHEN $3::boolean THEN $5::jsonb ELSE interrupts END,
          updated_at = now()
        WHERE thread_id = $1::uuid`,
-      [threadId, status, Boolean(state), state?.values ?? null, state?.interrupts ?? '{}'],
+      [threadId, status, Boolean(state), state ? storableJsonText(state.values) : null, state ? storableJsonText(state.interrupts) : '{}'],
     );
   };
 
@@ -151,8 +151,8 @@ export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
           f.owner,
           f.threadStatus,
           Boolean(f.threadState),
-          f.threadState?.values ?? null,
-          f.threadState?.interrupts ?? '{}',
+          f.threadState ? storableJsonText(f.threadState.values) : null,
+          f.threadState ? storableJsonText(f.threadState.interrupts) : '{}',
           f.deleteThread,
           RUN_CHANNELS.events,
           RUN_CHANNELS.queue,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@platform/agent-server-data-access';
 import { ConflictError, NotFoundError } from '@platform/errors';
+import { storableJson } from '@platform/prisma';
 import type { NewThread, Thread, ThreadFilter, ThreadInterrupt, ThreadQuery, ThreadStatus } from './thread';
 import { copyThreadRows, deleteThreadRows, type Sql } from './thread-rows.sql';
 import { THREAD_COLUMNS, toThread, type ThreadRow } from './thread-row';
@@ -132,8 +133,8 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
            status = CASE WHEN status = 'busy' THEN status ELSE COALESCE($4, status) END
          WHERE thread_id = $1::uuid`,
         threadId,
-        json(state.values),
-        json(state.interrupts),
+        storableJson(state.values ?? null),
+        storableJson(state.interrupts ?? null),
         state.status ?? null,
       );
       if (updated === 0) throw notFound(threadId);

@@ -4,6 +4,7 @@ export { migrate, type MigrationLogger } from './migration-runner';
 export { MigrationError } from './migration.error';
 export { findMigrationsDir } from './migrations-dir';
 export { createPrismaClient, type PrismaClientClass } from './prisma-client.factory';
+export { storableJson, storableJsonText } from './storable-json';
 export { mapPrismaError, type PrismaErrorMessages } from './prisma-error.mapper';
 export { createScratchPostgresDatabase, type ScratchDatabase } from './scratch-database';
 export { openServiceDatabase, type ServiceDatabase, type ServiceDatabaseOptions } from './service-database';

@@ -1,7 +1,7 @@
 import { NotFoundError } from '@platform/errors';
 import { FEEDBACK_STATS_SQL, UPSERT_FEEDBACK_SQL, type FeedbackRecord } from './ingest/feedback';
 import type { IngestSql, SqlQuery } from './ingest/ingest-sql';
-import { jsonParam } from './ingest/json-param';
+import { storableJson } from '@platform/prisma';
 import type { StoredRun } from './ingest/own-usage';
 import { planWrites, type SessionLookup, type StoredContext, type UsageColumns } from './ingest/plan-writes';
 import { INSERT_RUNS_SQL, LOCK_SQL, READ_STORED_SQL, UPDATE_RUNS_SQL } from './ingest/run-write.sql';
@@ -141,13 +141,13 @@ export class RunsRepository {
       const plan = planWrites(batch.writes, stored, batch.sessions);
       const tenant = batch.tenantId;
       if (plan.updates.length) {
-        const updated = new Set((await tx.query<{ id: string }>(UPDATE_RUNS_SQL, [tenant, jsonParam(plan.updates)])).map((r) => r.id));
+        const updated = new Set((await tx.query<{ id: string }>(UPDATE_RUNS_SQL, [tenant, storableJson(plan.updates)])).map((r) => r.id));
         for (const row of plan.updates) {
           if (!row.delta_only && !updated.has(row.id)) throw new StaleWrite('a run was deleted concurrently');
         }
       }
       if (plan.inserts.length) {
-        const inserted = await tx.query<{ id: string }>(INSERT_RUNS_SQL, [tenant, jsonParam(plan.inserts)]);
+        const inserted = await tx.query<{ id: string }>(INSERT_RUNS_SQL, [tenant, storableJson(plan.inserts)]);
         if (inserted.length !== plan.inserts.length) throw new StaleWrite('a run was inserted concurrently');
       }
       if (batch.feedback.length) await this.writeFeedback(tx, tenant, batch.feedback);
@@ -200,7 +200,7 @@ export class RunsRepository {
   private async writeFeedback(tx: SqlQuery, tenantId: string, feedback: FeedbackRecord[]): Promise<void> {
     // One row per id (the last sent wins): a statement may not change a row twice.
     const byId = new Map(feedback.map((f) => [f.id, f]));
-    await tx.query(UPSERT_FEEDBACK_SQL, [tenantId, jsonParam([...byId.values()])]);
+    await tx.query(UPSERT_FEEDBACK_SQL, [tenantId, storableJson([...byId.values()])]);
     await tx.query(FEEDBACK_STATS_SQL, [tenantId, JSON.stringify([...new Set(feedback.map((f) => f.run_id))])]);
   }
 }
