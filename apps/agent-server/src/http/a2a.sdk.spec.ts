@@ -261,6 +261,8 @@ describe('A2A through the official A2A client', () => {
     expect(await errorOf(agent.sendMessage(userMessage('hi', { contextId: 'not-a-thread' })))).toMatchObject({ code: -32602, message: expect.stringContaining('contextId') });
     expect(await errorOf(agent.getTask({} as { id: string }))).toMatchObject({ code: -32602, message: expect.stringContaining('id') });
     await expect(collect(agent.sendMessageStream({ message: { kind: 'message', messageId: 'm', role: 'user', parts: [] } }))).rejects.toThrow(/-32602/);
+    const nul = await errorOf(agent.sendMessage(userMessage('a\u0000b')));
+    expect(nul).toMatchObject({ code: -32602, message: expect.stringMatching(/message\.parts\.0\.text: String should not contain the null character/) });
 
     expect(await errorOf(agent.callExtensionMethod('tasks/doSomething', {}))).toMatchObject({ code: -32601, message: expect.stringContaining('tasks/doSomething') });
     expect(await errorOf(agent.callExtensionMethod('toString', {}))).toMatchObject({ code: -32601 });

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import { unstorableTextIssues } from '@platform/errors';
 
 /** JSON-RPC 2.0 as A2A and MCP use it over HTTP: one request (or notification) per POST. */
 
@@ -81,8 +82,10 @@ export function readJsonRpcRequest(req: Request): { request: JsonRpcRequest } | 
  */
 export function parseJsonRpcParams<S extends z.ZodType>(schema: S, params: unknown, method: string): z.infer<S> {
   const parsed = schema.safeParse(params);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+  const issues = parsed.success
+    ? unstorableTextIssues(parsed.data, 'body').map((issue) => ({ path: issue.loc.slice(1).map(String), message: issue.msg }))
+    : parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+  if (parsed.success && issues.length === 0) return parsed.data;
   const text = issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`).join('; ');
   throw new JsonRpcError(JSON_RPC.INVALID_PARAMS, `Invalid params for ${method}: ${text}`, { issues });
 }

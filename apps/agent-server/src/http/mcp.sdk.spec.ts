@@ -181,6 +181,8 @@ describe('MCP through the official SDK (one server, Postgres or PGlite)', () => 
     expect(noName).toMatchObject({ id: 8, error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: name: /) } });
     const badArguments = await (await post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'agent', arguments: 'hi' } })).json();
     expect(badArguments).toMatchObject({ id: 9, error: { code: -32602, message: 'Invalid params for tools/call: arguments: arguments must be an object' } });
+    const nulArgument = await (await post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'agent', arguments: { text: '\ud800' } } })).json();
+    expect(nulArgument).toMatchObject({ id: 11, error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: arguments\.text: String should not contain an unpaired surrogate/) } });
     const badCursor = await (await post({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: { cursor: 'nope' } })).json();
     expect(badCursor).toMatchObject({ id: 10, error: { code: -32602, message: 'Invalid cursor: "nope"' } });
   });

@@ -40,6 +40,29 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
     expect(await client.threads.get(thread.thread_id)).toMatchObject({ status: 'idle', metadata: { graph_id: 'progress' } });
   });
 
+  it('runs a graph whose state holds U+0000 and a lone surrogate, and refuses them in requests', async () => {
+    const thread = await client.threads.create();
+    const config = { configurable: { delay_ms: 1, binary: true } };
+    const exact = ['bin', 'step 1 \u0000\ud800', 'step 2 \u0000\ud800', 'step 3 \u0000\ud800'];
+    expect(contents(await client.runs.wait(thread.thread_id, 'slow', { input: message('bin'), config }))).toEqual(exact);
+    expect(contents((await client.threads.getState(thread.thread_id)).values)).toEqual(exact);
+    // The thread row caches the state as jsonb, which cannot hold them: its copy drops U+0000 and marks the surrogate.
+    const cached = await client.threads.get(thread.thread_id);
+    expect(cached.status).toBe('idle');
+    expect(contents(cached.values)).toEqual(['bin', ...[1, 2, 3].map((n) => `step ${n} \ufffd`)]);
+    expect(contents(await client.runs.wait(null, 'slow', { input: message('solo'), config }))).toEqual(['solo', ...exact.slice(1)]);
+
+    const refused = await fetch(`${running.server.url}/threads/${thread.thread_id}/runs/wait`, {
+      method: 'POST',
+      headers: { ...running.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant_id: 'slow', input: message('a\u0000b') }),
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { detail: unknown }).detail).toEqual([
+      { loc: ['body', 'input', 'messages', 0, 'content'], msg: 'String should not contain the null character (\\u0000)', type: 'value_error' },
+    ]);
+  });
+
   it('queues runs of a thread in arrival order (enqueue) and the state holds every message in order', async () => {
     const thread = await client.threads.create();
     const runs = [];

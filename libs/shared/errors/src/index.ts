@@ -4,3 +4,4 @@ export * from './zod-issues';
 export * from './http-status';
 export * from './grpc-status';
 export * from './create-error';
+export * from './unstorable-text';

@@ -86,6 +86,15 @@ describe('createHttpApp', () => {
     await request(app).post('/items').set(signed('r5')).send({ name: 'a', limit: 2 }).expect(201, { name: 'a', limit: 2 });
   });
 
+  it('refuses strings Postgres cannot store (U+0000, unpaired surrogates) with a 422 at their location', async () => {
+    const app = build();
+    const nul = await request(app).post('/items').set(signed('r6')).set('content-type', 'application/json').send('{"name": "a\\u0000b"}').expect(422);
+    expect(nul.body).toEqual({ detail: [{ loc: ['body', 'name'], msg: 'String should not contain the null character (\\u0000)', type: 'value_error' }] });
+    const surrogate = await request(app).post('/items').set(signed('r7')).set('content-type', 'application/json').send('{"name": "\\ud800"}').expect(422);
+    expect(surrogate.body.detail[0]).toMatchObject({ loc: ['body', 'name'], type: 'value_error' });
+    await request(app).post('/items').set(signed('r8')).send({ name: 'emoji 😀' }).expect(201);
+  });
+
   it('maps domain errors and hides internal ones', async () => {
     const app = build();
     await request(app).get('/missing').set(signed('r6')).expect(404, { detail: 'Item not found' });
