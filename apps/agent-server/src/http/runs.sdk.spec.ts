@@ -131,6 +131,34 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
     }
   });
 
+  // A trigger next to the server makes the database refuse one run's end: Postgres only (PGlite lives inside the server).
+  (process.env['DATABASE_URL'] ? it : it.skip)('ends a run in error at once when the database refuses its result, without executing it again', async () => {
+    const db = new pg.Client({ connectionString: running.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`CREATE FUNCTION refuse_marked_values() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW."values"::text LIKE '%refuse this state%' THEN RAISE EXCEPTION 'state refused' USING ERRCODE = '22023'; END IF;
+          RETURN NEW;
+        END $$`);
+      await db.query(`CREATE TRIGGER refuse_marked_values BEFORE UPDATE ON threads FOR EACH ROW EXECUTE FUNCTION refuse_marked_values()`);
+      const thread = await client.threads.create();
+      const started = Date.now();
+      const waited = client.runs.wait(thread.thread_id, 'slow', { input: message('refuse this state'), config: slow(1) });
+      await expect(waited).rejects.toThrow("RunEndRefused: The database refused the run's result: state refused");
+      // Not after lease lapses and attempts (30 s each): the first attempt ends it.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const [run] = await client.runs.list(thread.thread_id);
+      expect(run).toMatchObject({ status: 'error' });
+      const attempts = await db.query<{ attempt: number }>('SELECT attempt FROM runs WHERE run_id = $1', [run?.run_id]);
+      expect(attempts.rows).toEqual([{ attempt: 1 }]);
+      expect(await client.threads.get(thread.thread_id)).toMatchObject({ status: 'error' });
+    } finally {
+      await db.query('DROP TRIGGER IF EXISTS refuse_marked_values ON threads').catch(() => undefined);
+      await db.end();
+    }
+  });
+
   it('replays a run from Last-Event-ID', async () => {
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, 'slow', { input: message('again'), config: slow(1), streamMode: 'updates' });

@@ -7,7 +7,7 @@ import type { RunEventRepository } from './run-events.repository';
 import { graphStreamOptions, runSaver, withoutCheckpointer } from './run-graph-options';
 import { graphEvents } from './run-graph-stream';
 import { toCommand } from './run-input';
-import type { RunQueueRepository } from './run-queue.repository';
+import type { RunFinish, RunQueueRepository } from './run-queue.repository';
 import type { RunEventLog } from './run-event-log';
 import type { RunStreamHub } from './run-stream-hub';
 import type { RunTracing } from './run-tracing';
@@ -61,6 +61,15 @@ const errorRecord = (err: unknown) => ({
 });
 
 const FINISH_RETRIES_MS = [200, 1_000, 3_000];
+
+/**
+ * SQLSTATE classes 22 (data exception), 23 (integrity constraint) and 54 (program limit, e.g. a value too large or
+ * too deep): the same write would fail the same way.
+ */
+function isRefusedData(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
+}
 
 /**
  * Executes one claimed run: streams the graph with the run's modes into its event log, then records how it
@@ -166,7 +175,8 @@ export class RunExecutor {
         if (state.pending) threadStatus = 'interrupted';
       }
     }
-    const output =
+    let status = outcome.status;
+    let output =
       outcome.status === 'error'
         ? JSON.stringify({ __error__: outcome.error })
         : interrupted && mapper.interrupts.length > 0
@@ -174,30 +184,33 @@ export class RunExecutor {
           : (valuesJson ?? '{}');
     const events = await log.drain();
     const claim = claimOnEnd?.() ?? 0;
-    const result = await this.retrying(run, () =>
-      this.deps.queue.finish(
-        {
-          runId: run.run_id,
-          owner: this.deps.owner,
-          status: outcome.status,
-          output,
-          events,
-          threadStatus,
-          threadState: temporary ? undefined : threadState,
-          deleteThread: temporary,
-        },
-        claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
-      ),
-    );
+    const finish = (ending: Pick<RunFinish, 'status' | 'output' | 'threadStatus' | 'threadState'>) =>
+      this.retrying(run, () =>
+        this.deps.queue.finish(
+          { runId: run.run_id, owner: this.deps.owner, events, deleteThread: temporary, ...ending },
+          claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
+        ),
+      );
+    let result: Awaited<ReturnType<RunQueueRepository['finish']>> | undefined;
+    try {
+      result = await finish({ status, output, threadStatus, threadState: temporary ? undefined : threadState });
+    } catch (err) {
+      // The database refuses what the run left (it would refuse it again): the run ends in error saying so, instead
+      // of being executed again each time its lease lapses.
+      this.deps.logger.error({ err, run_id: run.run_id }, 'the database refused the end of a run; it ends in error');
+      status = 'error';
+      output = JSON.stringify({ __error__: { error: 'RunEndRefused', message: `The database refused the run's result: ${errorRecord(err).message}` } });
+      result = await finish({ status, output, threadStatus: 'error', threadState: undefined }).catch(() => undefined);
+    }
     // Not ended here: another replica holds the run now (it carries on), or the run was deleted with its thread.
     const gone = result !== undefined && !result.ended && !result.exists;
     if (gone) await this.discardIfThreadGone(run);
-    this.deps.hub.closeLog(log, result?.ended ? { status: outcome.status, output } : gone ? null : undefined);
-    this.deps.logger.debug({ run_id: run.run_id, status: outcome.status, exec_ms: Date.now() - started }, 'run ended');
+    this.deps.hub.closeLog(log, result?.ended ? { status, output } : gone ? null : undefined);
+    this.deps.logger.debug({ run_id: run.run_id, status, exec_ms: Date.now() - started }, 'run ended');
     if (run.kwargs.webhook && result?.ended && this.deps.webhook) {
       void this.deps.webhook(run.kwargs.webhook, {
         ...toRun(run),
-        status: outcome.status,
+        status,
         values: mapper.lastValues === undefined ? null : toJsonValue(mapper.lastValues),
         ...(outcome.error ? { error: outcome.error } : {}),
         run_started_at: new Date(started).toISOString(),
@@ -258,6 +271,7 @@ export class RunExecutor {
       try {
         return await write();
       } catch (err) {
+        if (isRefusedData(err)) throw err;
         if (attempt >= FINISH_RETRIES_MS.length) {
           this.deps.logger.error({ err, run_id: run.run_id }, 'recording the end of a run failed; its lease will lapse and it will be retried');
           return undefined;
