@@ -185,11 +185,14 @@ export class RunExecutor {
     const events = await log.drain();
     const claim = claimOnEnd?.() ?? 0;
     const finish = (ending: Pick<RunFinish, 'status' | 'output' | 'threadStatus' | 'threadState'>) =>
-      this.retrying(run, () =>
-        this.deps.queue.finish(
-          { runId: run.run_id, owner: this.deps.owner, events, deleteThread: temporary, ...ending },
-          claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
-        ),
+      this.retrying(
+        run,
+        () =>
+          this.deps.queue.finish(
+            { runId: run.run_id, owner: this.deps.owner, events, deleteThread: temporary, ...ending },
+            claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
+          ),
+        isRefusedData,
       );
     let result: Awaited<ReturnType<RunQueueRepository['finish']>> | undefined;
     try {
@@ -265,13 +268,14 @@ export class RunExecutor {
       .catch((err: unknown) => this.deps.logger.warn({ err, thread_id: run.thread_id }, 'updating the thread after a rollback failed'));
   }
 
-  // The final write must land, or the lease lapses and the run would be executed again.
-  private async retrying<T>(run: RunRecord, write: () => Promise<T>): Promise<T | undefined> {
+  // The final write must land, or the lease lapses and the run would be executed again. An error `isFinal` says
+  // would recur is thrown at once, for the caller to record another end.
+  private async retrying<T>(run: RunRecord, write: () => Promise<T>, isFinal: (err: unknown) => boolean = () => false): Promise<T | undefined> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await write();
       } catch (err) {
-        if (isRefusedData(err)) throw err;
+        if (isFinal(err)) throw err;
         if (attempt >= FINISH_RETRIES_MS.length) {
           this.deps.logger.error({ err, run_id: run.run_id }, 'recording the end of a run failed; its lease will lapse and it will be retried');
           return undefined;
