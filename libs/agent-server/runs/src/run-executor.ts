@@ -175,7 +175,7 @@ export class RunExecutor {
         if (state.pending) threadStatus = 'interrupted';
       }
     }
-    let status = outcome.status;
+    let { status, error } = outcome;
     let output =
       outcome.status === 'error'
         ? JSON.stringify({ __error__: outcome.error })
@@ -202,7 +202,8 @@ export class RunExecutor {
       // of being executed again each time its lease lapses.
       this.deps.logger.error({ err, run_id: run.run_id }, 'the database refused the end of a run; it ends in error');
       status = 'error';
-      output = JSON.stringify({ __error__: { error: 'RunEndRefused', message: `The database refused the run's result: ${errorRecord(err).message}` } });
+      error = { error: 'RunEndRefused', message: `The database refused the run's result: ${errorRecord(err).message}` };
+      output = JSON.stringify({ __error__: error });
       result = await finish({ status, output, threadStatus: 'error', threadState: undefined }).catch(() => undefined);
     }
     // Not ended here: another replica holds the run now (it carries on), or the run was deleted with its thread.
@@ -215,7 +216,7 @@ export class RunExecutor {
         ...toRun(run),
         status,
         values: mapper.lastValues === undefined ? null : toJsonValue(mapper.lastValues),
-        ...(outcome.error ? { error: outcome.error } : {}),
+        ...(error ? { error } : {}),
         run_started_at: new Date(started).toISOString(),
         run_ended_at: new Date().toISOString(),
       });
