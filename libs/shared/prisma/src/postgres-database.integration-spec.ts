@@ -65,6 +65,31 @@ describeOnScratchPostgres('Postgres database', (scratch) => {
     }
   });
 
+  it('runs a transaction Postgres aborted to end a deadlock again, so both sides commit', async () => {
+    await db.exec(`CREATE TABLE deadlocked (id int PRIMARY KEY, n int NOT NULL); INSERT INTO deadlocked VALUES (1, 0), (2, 0)`);
+    // Each transaction locks one row, waits until the other holds its own, then asks for the other's: a deadlock,
+    // the first time only.
+    let held = 0;
+    const bothHeld = async () => {
+      held++;
+      while (held < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const attempts = { first: 0, second: 0 };
+    const crosswise = (name: 'first' | 'second', mine: number, theirs: number) =>
+      db.transaction(async (tx) => {
+        attempts[name]++;
+        await tx.query(`UPDATE deadlocked SET n = n + 1 WHERE id = $1`, [mine]);
+        if (attempts[name] === 1) await bothHeld();
+        await tx.query(`UPDATE deadlocked SET n = n + 1 WHERE id = $1`, [theirs]);
+      });
+    await Promise.all([crosswise('first', 1, 2), crosswise('second', 2, 1)]);
+    expect(attempts.first + attempts.second).toBe(3);
+    expect(await db.query(`SELECT id, n FROM deadlocked ORDER BY id`)).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ]);
+  });
+
   it('reports a statement that does not parse, and runs it again (still failing) without confusion', async () => {
     const sql = `SELEC $1`;
     await expect(db.query(sql, [1])).rejects.toThrow(/syntax error/);

@@ -62,6 +62,23 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
   }
 }
 
+// Postgres ends a deadlock by aborting one of its transactions (40P01), and may abort a transaction that lost a
+// serialization race (40001); the documented remedy is to run it again. Transaction callbacks only touch the
+// database (a NOTIFY is sent on commit), so the whole callback runs again, on a fresh connection.
+const ABORTED_BY_CONCURRENCY = new Set(['40P01', '40001']);
+const TRANSACTION_ATTEMPTS = 5;
+
+async function rerunIfAborted<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !ABORTED_BY_CONCURRENCY.has((err as { code?: string }).code ?? '')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
 function session(client: pg.PoolClient, names: StatementNames): SqlSession {
   return { ...runner(client, names), transaction: (fn) => inTransaction(client, names, fn) };
 }
@@ -79,7 +96,7 @@ export function openPostgresDatabase(url: string, options: { poolSize?: number }
     kind: 'postgres',
     adapter: new PrismaPg(pool, { disposeExternalPool: false }),
     ...runner(pool, names),
-    transaction: (fn) => withClient(pool, (client) => inTransaction(client, names, fn)),
+    transaction: (fn) => rerunIfAborted(() => withClient(pool, (client) => inTransaction(client, names, fn))),
     withSession: (fn) => withClient(pool, (client) => fn(session(client, names))),
     listen: (channel, handler) => listener.listen(channel, handler),
     notify: async (channel, payload) => {
