@@ -90,6 +90,32 @@ describeOnScratchPostgres('Postgres database', (scratch) => {
     ]);
   });
 
+  it('runs a statement Postgres aborted to end a deadlock again, whichever side it aborted', async () => {
+    await db.exec(`CREATE TABLE deadlocked_statement (id int PRIMARY KEY, n int NOT NULL); INSERT INTO deadlocked_statement VALUES (1, 0), (2, 0)`);
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let firstAttempt = true;
+    const transaction = db.transaction(async (tx) => {
+      await tx.query(`UPDATE deadlocked_statement SET n = n + 1 WHERE id = $1`, [1]);
+      if (firstAttempt) await pause(150); // the statement below takes row 2 meanwhile
+      firstAttempt = false;
+      await tx.query(`UPDATE deadlocked_statement SET n = n + 1 WHERE id = $1`, [2]);
+    });
+    await pause(50);
+    // One statement that takes row 2, waits, then wants row 1.
+    const statement = db.query(
+      `WITH a AS (UPDATE deadlocked_statement SET n = n + 1 WHERE id = $1 RETURNING id),
+            b AS (SELECT pg_sleep(0.3) FROM a),
+            c AS (UPDATE deadlocked_statement SET n = n + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM b) RETURNING id)
+       SELECT count(*)::int AS n FROM c`,
+      [2, 1],
+    );
+    await Promise.all([transaction, statement]);
+    expect(await db.query(`SELECT id, n FROM deadlocked_statement ORDER BY id`)).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ]);
+  });
+
   it('reports a statement that does not parse, and runs it again (still failing) without confusion', async () => {
     const sql = `SELEC $1`;
     await expect(db.query(sql, [1])).rejects.toThrow(/syntax error/);

@@ -64,7 +64,8 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
 
 // Postgres ends a deadlock by aborting one of its transactions (40P01), and may abort a transaction that lost a
 // serialization race (40001); the documented remedy is to run it again. Transaction callbacks only touch the
-// database (a NOTIFY is sent on commit), so the whole callback runs again, on a fresh connection.
+// database (a NOTIFY is sent on commit), so the whole callback runs again, on a fresh connection; a statement
+// outside a transaction simply runs again.
 const ABORTED_BY_CONCURRENCY = new Set(['40P01', '40001']);
 const TRANSACTION_ATTEMPTS = 5;
 
@@ -91,11 +92,14 @@ export function openPostgresDatabase(url: string, options: { poolSize?: number }
   // LISTEN needs a connection of its own; it is opened on the first listen().
   const listener = new PostgresListener(url);
   const names = new StatementNames();
+  const direct = runner(pool, names);
   let closed = false;
   return {
     kind: 'postgres',
     adapter: new PrismaPg(pool, { disposeExternalPool: false }),
-    ...runner(pool, names),
+    exec: direct.exec,
+    // A statement on its own is a transaction of its own: the same remedy applies.
+    query: <Row>(sql: string, params?: unknown[]) => rerunIfAborted(() => direct.query<Row>(sql, params)),
     transaction: (fn) => rerunIfAborted(() => withClient(pool, (client) => inTransaction(client, names, fn))),
     withSession: (fn) => withClient(pool, (client) => fn(session(client, names))),
     listen: (channel, handler) => listener.listen(channel, handler),
