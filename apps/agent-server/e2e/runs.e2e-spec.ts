@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@langchain/langgraph-sdk';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
+import { receiveWebhooks } from '../src/http/agent-server.testing';
 import {
   contents,
   deploymentFetch,
@@ -133,24 +132,14 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
     });
 
     it('posts the finished run to its webhook', async () => {
-      const received: Record<string, unknown>[] = [];
-      const hook: Server = createServer((req, res) => {
-        let body = '';
-        req.on('data', (chunk) => (body += chunk));
-        req.on('end', () => {
-          received.push(JSON.parse(body) as Record<string, unknown>);
-          res.end();
-        });
-      });
-      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+      const hook = await receiveWebhooks();
       try {
-        const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
         const thread = await client.threads.create();
-        const run = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('hook'), config: slowConfig(1), webhook: url });
+        const run = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('hook'), config: slowConfig(1), webhook: hook.url });
         await client.runs.join(thread.thread_id, run.run_id);
-        await waitFor(async () => received.length, (n) => n === 1);
-        expect(received[0]).toMatchObject({ run_id: run.run_id, thread_id: thread.thread_id, status: 'success', webhook_sent_at: expect.any(String) });
-        expect(contents(received[0].values)).toEqual(['hook', 'step 1', 'step 2', 'step 3']);
+        await waitFor(async () => hook.received.length, (n) => n === 1);
+        expect(hook.received[0]).toMatchObject({ run_id: run.run_id, thread_id: thread.thread_id, status: 'success', webhook_sent_at: expect.any(String) });
+        expect(contents(hook.received[0]?.values)).toEqual(['hook', 'step 1', 'step 2', 'step 3']);
       } finally {
         hook.close();
       }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@platform/http-server';
@@ -57,4 +59,19 @@ export async function startTestAgentServer(
     await database.drop();
     throw err;
   }
+}
+
+/** A local HTTP server recording the JSON bodies posted to it, as a run's webhook receives them. */
+export async function receiveWebhooks(): Promise<{ url: string; received: Record<string, unknown>[]; close(): void }> {
+  const received: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push(JSON.parse(body) as Record<string, unknown>);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => server.close() };
 }

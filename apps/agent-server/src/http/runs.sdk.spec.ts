@@ -1,8 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@langchain/langgraph-sdk';
 import pg from 'pg';
-import { startTestAgentServer, type TestAgentServer } from './agent-server.testing';
+import { receiveWebhooks, startTestAgentServer, type TestAgentServer } from './agent-server.testing';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
 jest.setTimeout(90_000);
@@ -144,24 +142,14 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
           RETURN NEW;
         END $$`);
       await db.query(`CREATE TRIGGER refuse_marked_values BEFORE UPDATE ON threads FOR EACH ROW EXECUTE FUNCTION refuse_marked_values()`);
-      const hooked: Record<string, unknown>[] = [];
-      const hook = createServer((req, res) => {
-        let body = '';
-        req.on('data', (chunk) => (body += chunk));
-        req.on('end', () => {
-          hooked.push(JSON.parse(body) as Record<string, unknown>);
-          res.end();
-        });
-      });
-      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-      const webhook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const hook = await receiveWebhooks();
       const thread = await client.threads.create();
       const started = Date.now();
-      const waited = client.runs.wait(thread.thread_id, 'slow', { input: message('refuse this state'), config: slow(1), webhook });
+      const waited = client.runs.wait(thread.thread_id, 'slow', { input: message('refuse this state'), config: slow(1), webhook: hook.url });
       await expect(waited).rejects.toThrow("RunEndRefused: The database refused the run's result: state refused");
-      for (const deadline = Date.now() + 5_000; hooked.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const deadline = Date.now() + 5_000; hook.received.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
       hook.close();
-      expect(hooked).toEqual([expect.objectContaining({ status: 'error', error: { error: 'RunEndRefused', message: expect.stringContaining('state refused') } })]);
+      expect(hook.received).toEqual([expect.objectContaining({ status: 'error', error: { error: 'RunEndRefused', message: expect.stringContaining('state refused') } })]);
       // Not after lease lapses and attempts (30 s each): the first attempt ends it.
       expect(Date.now() - started).toBeLessThan(10_000);
       const [run] = await client.runs.list(thread.thread_id);
