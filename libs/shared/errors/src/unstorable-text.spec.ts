@@ -1,4 +1,4 @@
-import { unstorableTextIssues, unstorableTextReason } from './unstorable-text';
+import { storableText, unstorableTextIssues, unstorableTextReason } from './unstorable-text';
 
 describe('unstorableTextReason', () => {
   it('accepts text Postgres can store, paired surrogates (emoji) included', () => {
@@ -8,6 +8,13 @@ describe('unstorableTextReason', () => {
   it('names U+0000 and unpaired surrogates', () => {
     expect(unstorableTextReason('a\u0000b')).toMatch(/null character/);
     for (const text of ['\ud800', 'x\udbffy', '\udc00', 'a\udfff', '😀\ud83d', '\ude00😀']) expect(unstorableTextReason(text)).toMatch(/unpaired surrogate/);
+  });
+});
+
+describe('storableText', () => {
+  it('returns storable text as it is, and drops U+0000 and marks unpaired surrogates otherwise', () => {
+    expect(storableText('plain 😀')).toBe('plain 😀');
+    expect(storableText('a\u0000b\ud800c\udc00 😀 \ud83d')).toBe('ab\ufffdc\ufffd 😀 \ufffd');
   });
 });
 

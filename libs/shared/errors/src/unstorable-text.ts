@@ -7,6 +7,7 @@ import type { ValidationIssue } from './validation-error';
 // eslint-disable-next-line no-control-regex -- U+0000 is what it looks for
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 const UNPAIRED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const EVERY_UNPAIRED = new RegExp(UNPAIRED.source, 'g');
 
 /** Why Postgres cannot store this string, or undefined when it can. */
 export function unstorableTextReason(text: string): string | undefined {
@@ -14,6 +15,14 @@ export function unstorableTextReason(text: string): string | undefined {
   if (text.includes('\u0000')) return 'String should not contain the null character (\\u0000)';
   if (UNPAIRED.test(text)) return 'String should not contain an unpaired surrogate (\\ud800-\\udfff)';
   return undefined;
+}
+
+/**
+ * The string as Postgres can store it: U+0000 dropped, unpaired surrogates replaced by U+FFFD. For what a service
+ * stores on its own account (traces, cached graph state), where refusing is not an option.
+ */
+export function storableText(text: string): string {
+  return SUSPECT.test(text) ? text.replaceAll('\u0000', '').replace(EVERY_UNPAIRED, '\uFFFD') : text;
 }
 
 interface Visit {
