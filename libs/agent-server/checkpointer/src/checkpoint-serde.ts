@@ -1,5 +1,6 @@
 import type { Checkpoint, CheckpointMetadata, ChannelVersions, SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type { Prisma } from '@platform/agent-server-data-access';
+import { storableJsonText } from '@platform/prisma';
 
 /** A channel value as stored in `checkpoint_blobs`. */
 export interface ChannelBlob {
@@ -52,13 +53,11 @@ export async function dumpCheckpoint(serde: SerializerProtocol, checkpoint: Chec
 
 /**
  * Metadata as JSONB: the serde's JSON form, so `list({ filter })` can match it with `@>` and loading it back
- * revives any serialised objects. Postgres text cannot hold U+0000, hence the strip.
+ * revives any serialised objects. Postgres jsonb cannot hold U+0000 or a lone surrogate, hence `storableJsonText`.
  */
 export async function dumpMetadata(serde: SerializerProtocol, metadata: CheckpointMetadata): Promise<Prisma.InputJsonValue> {
   const [, bytes] = await serde.dumpsTyped(metadata);
-  // Drops escaped NULs only, not an escaped backslash followed by the text "u0000".
-  const json = new TextDecoder().decode(bytes).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
-  return JSON.parse(json) as Prisma.InputJsonValue;
+  return JSON.parse(storableJsonText(new TextDecoder().decode(bytes))) as Prisma.InputJsonValue;
 }
 
 export async function loadMetadata(serde: SerializerProtocol, metadata: Prisma.JsonValue): Promise<CheckpointMetadata> {

@@ -44,6 +44,15 @@ describe('PrismaCheckpointSaver (in-memory PGlite)', () => {
     expect((await saver.getTuple(firstConfig))?.checkpoint.channel_values).toEqual({ messages: ['hi'], count: 1 });
   });
 
+  it('stores metadata holding U+0000 or a lone surrogate, which jsonb cannot: NULs dropped, surrogates marked', async () => {
+    const checkpoint = checkpointAt({ text: 'a\u0000b' }, { text: 1 });
+    const metadata = { ...meta(0), note: 'x\u0000y \ud800 \\u0000 stays text' } as ReturnType<typeof meta>;
+    const config = await saver.put({ configurable: { thread_id: 't-nul' } }, checkpoint, metadata, { text: 1 });
+    const stored = await saver.getTuple(config);
+    expect(stored?.metadata).toEqual({ ...meta(0), note: 'xy \ufffd \\u0000 stays text' });
+    expect(stored?.checkpoint.channel_values).toEqual({ text: 'a\u0000b' });
+  });
+
   it('lists newest first with before, limit and a metadata filter', async () => {
     const ids: string[] = [];
     let config = { configurable: { thread_id: 't2', checkpoint_ns: '' } };
