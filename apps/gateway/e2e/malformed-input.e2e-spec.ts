@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorAnswerFault } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 
 // The body fields each group of routes reads, each given every bad value in turn.
@@ -58,19 +59,8 @@ describe('malformed input through the gateway (all services in-process)', () => 
       body,
     });
     const text = await response.text();
-    const what = `${method} ${path} ${body?.slice(0, 100) ?? ''} -> ${response.status} ${text.slice(0, 300)}`;
-    if (response.status >= 500) return what;
-    if (response.status < 400) return undefined;
-    let detail: unknown;
-    try {
-      detail = (JSON.parse(text) as { detail?: unknown }).detail;
-    } catch {
-      return `not JSON: ${what}`;
-    }
-    if (detail === undefined) return `no detail: ${what}`;
-    const fastApi = (issue: { loc?: unknown; msg?: unknown; type?: unknown }) => Array.isArray(issue.loc) && typeof issue.msg === 'string' && typeof issue.type === 'string';
-    if (response.status === 422 && !(Array.isArray(detail) && detail.every(fastApi))) return `422 not FastAPI-shaped: ${what}`;
-    return undefined;
+    const problem = errorAnswerFault(response.status, text);
+    return problem && `${problem}: ${method} ${path} ${body?.slice(0, 100) ?? ''} -> ${response.status} ${text.slice(0, 300)}`;
   }
 
   it('never answers a client’s mistake with a 5xx, and always with a detail', async () => {

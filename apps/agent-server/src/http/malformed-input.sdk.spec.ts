@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorAnswerFault } from '@platform/testing';
 import { startTestAgentServer, type TestAgentServer } from './agent-server.testing';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
@@ -44,28 +45,10 @@ describe('malformed input to every operation (one server, Postgres or PGlite)', 
     return { status: response.status, text, what: `${method} ${path} ${body?.slice(0, 120) ?? ''} -> ${response.status} ${text.slice(0, 300)}` };
   };
 
-  // What is wrong with an answer to a malformed request, if anything. A2A and MCP speak JSON-RPC: their errors are
-  // JSON-RPC error objects, not details.
+  // A2A and MCP speak JSON-RPC: their errors are JSON-RPC error objects, not details.
   function fault(path: string, { status, text, what }: Awaited<ReturnType<typeof send>>): string | undefined {
-    if (status >= 500) return what;
-    if (status < 400 || status === 405) return undefined;
-    let body: { detail?: unknown; jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      return `not JSON: ${what}`;
-    }
-    if (/^\/(a2a|mcp)\b/.test(path)) {
-      return body.jsonrpc === '2.0' && typeof body.error?.code === 'number' && typeof body.error.message === 'string' ? undefined : `not a JSON-RPC error: ${what}`;
-    }
-    const detail = body.detail;
-    if (detail === undefined) return `no detail: ${what}`;
-    const fastApi = (d: unknown) => {
-      const issue = d as { loc?: unknown; msg?: unknown; type?: unknown };
-      return Array.isArray(issue.loc) && typeof issue.msg === 'string' && typeof issue.type === 'string';
-    };
-    if (status === 422 && !(Array.isArray(detail) && detail.every(fastApi))) return `422 not FastAPI-shaped: ${what}`;
-    return undefined;
+    const problem = errorAnswerFault(status, text, { jsonRpc: /^\/(a2a|mcp)\b/.test(path) });
+    return problem && `${problem}: ${what}`;
   }
 
   beforeAll(async () => {
