@@ -1,6 +1,7 @@
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { silentLogger } from '@platform/logging';
-import type { StoredEvent } from './run';
+import type { RunEnd, StoredEvent } from './run';
+import { donePayload, RUN_CHANNELS } from './run-channels';
 import { createRunEventRepository } from './run-events.repository';
 import { createRunQueueRepository } from './run-queue.repository';
 import { RunStreamHub } from './run-stream-hub';
@@ -119,5 +120,39 @@ describe('run streams: event log, resume and cross-replica readers', () => {
     await finish(run.run_id, 'here', []);
     expect(await there.waitForEnd(run.run_id)).toEqual({ status: 'success', output: '{"ok":true}' });
     expect(await there.waitForEnd('00000000-0000-4000-8000-000000000001')).toBeNull();
+  });
+
+  // Under load, the request that created a run can go on only after the run ended: another replica claimed it from
+  // the queue and finished it, and its NOTIFY was handled first. The hub's periodic re-check (10 s) is not the answer.
+  const soon = (end: Promise<RunEnd | null>) =>
+    Promise.race([end, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 2_000).unref())]);
+
+  /** Finishes the run and resolves once `on`'s hub handled the NOTIFY of its end. */
+  async function finishAnnounced(on: AgentServerDatabase, runId: string, events: StoredEvent[] = []): Promise<void> {
+    let announced!: () => void;
+    const seen = new Promise<void>((resolve) => (announced = resolve));
+    // Registered after the hub's own listener, so called after it for the same NOTIFY.
+    const unlisten = await on.notifications.listen(RUN_CHANNELS.events, { onNotify: (payload) => payload === donePayload(runId) && announced() });
+    try {
+      await finish(runId, 'here', events);
+      await seen;
+    } finally {
+      await unlisten();
+    }
+  }
+
+  it("answers a fresh waiter at once when the run's end was announced before it started waiting", async () => {
+    const run = await startRun('here');
+    await finishAnnounced(other, run.run_id);
+    expect(await soon(there.waitForEnd(run.run_id, { fresh: true }))).toEqual({ status: 'success', output: '{"ok":true}' });
+  });
+
+  it('answers a fresh waiter at once when the run ended on this replica before it started waiting', async () => {
+    const run = await startRun('here');
+    const log = here.openLog(run.run_id, 0);
+    // The NOTIFY comes while the run still executes here, then its log closes: nothing is left to signal the end.
+    await finishAnnounced(db, run.run_id, await log.drain());
+    here.closeLog(log, { status: 'success', output: '{"ok":true}' });
+    expect(await soon(here.waitForEnd(run.run_id, { fresh: true }))).toEqual({ status: 'success', output: '{"ok":true}' });
   });
 });

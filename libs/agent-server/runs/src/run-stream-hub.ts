@@ -18,6 +18,9 @@ export interface RunStreamHubOptions {
   safetyCheckMs?: number;
 }
 
+/** How many recent run ends a hub remembers; far more than can end between a run's creation and its wait. */
+const ENDED_REMEMBERED = 10_000;
+
 /** Where a subscription starts: after this seq, or with the next event only (`live`). */
 export type SubscribeFrom = number | 'live';
 
@@ -33,6 +36,13 @@ export class RunStreamHub {
   private readonly threadWatchers = new Map<string, Set<() => void>>();
   /** run id → thread id, for runs signalled while someone watches a thread (bounded). */
   private readonly runThreads = new Map<string, string>();
+  /**
+   * Runs this replica lately saw end: announced by NOTIFY or closed here (bounded, oldest dropped first). A waiter
+   * for a run it just created can register after the end (another replica, or this one, claimed and finished the
+   * run before the creating request went on); it then asks the database instead of waiting for a signal that
+   * already came.
+   */
+  private readonly ended = new Set<string>();
   private unlisten: (() => Promise<void>) | undefined;
   private safetyTimer: NodeJS.Timeout | undefined;
   /** Set by `stop()`: open-ended readers (thread streams) end too. */
@@ -96,6 +106,7 @@ export class RunStreamHub {
   closeLog(log: RunEventLog, end: RunEnd | null | undefined): void {
     if (this.logs.get(log.runId) === log) this.logs.delete(log.runId);
     if (end !== undefined) {
+      this.noteEnded(log.runId);
       log.finish(end);
       this.resolveWaiters(log.runId, end);
     }
@@ -133,7 +144,7 @@ export class RunStreamHub {
 
   /**
    * Resolves when the run ended: with its status and output, or null when it does not exist (any more). `fresh`:
-   * the caller created the run a moment ago (no end can have been announced yet), so the database is not asked.
+   * the caller created the run a moment ago, so the database is asked only if this replica already saw it end.
    */
   waitForEnd(runId: string, options: { fresh?: boolean } = {}): Promise<RunEnd | null> {
     const log = this.logs.get(runId);
@@ -145,7 +156,7 @@ export class RunStreamHub {
         this.waiters.set(runId, set);
       }
       set.add(resolve);
-      if (!log && !options.fresh) void this.checkWaiters(runId);
+      if (!log && (!options.fresh || this.ended.has(runId))) void this.checkWaiters(runId);
     });
   }
 
@@ -153,9 +164,15 @@ export class RunStreamHub {
     const signal = parseEventSignal(payload);
     if (!signal) return;
     const local = this.logs.has(signal.runId);
+    if (signal.kind === 'done') this.noteEnded(signal.runId);
     this.wakeReaders(signal.runId, signal.kind === 'done');
     if (signal.kind === 'done' && !local) void this.checkWaiters(signal.runId);
     if (this.threadWatchers.size > 0) void this.noteRunActivity(signal.runId);
+  }
+
+  private noteEnded(runId: string): void {
+    this.ended.add(runId);
+    if (this.ended.size > ENDED_REMEMBERED) this.ended.delete(this.ended.values().next().value as string);
   }
 
   private wakeThread(threadId: string): void {
