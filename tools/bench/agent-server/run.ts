@@ -1,7 +1,9 @@
 // Agent Server benchmark: this server (on Postgres) beside the reference JS dev server (`@langchain/langgraph-cli`
 // 1.5.1 `dev`, pinned in ./reference, in-memory), in one run, driven by the same SDK client with the same 1-node
 // graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1]
+// `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
+// spread over them round-robin.
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -55,7 +57,8 @@ interface Target {
   name: string;
   url: string;
   client: () => Client;
-  child: ChildProcess;
+  /** The server's processes (one per replica). */
+  children: ChildProcess[];
 }
 
 async function startReference(): Promise<Target> {
@@ -68,10 +71,10 @@ async function startReference(): Promise<Target> {
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(url, child, 'reference server');
-  return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', url, child, client: () => new Client({ apiUrl: url }) };
+  return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', url, children: [child], client: () => new Client({ apiUrl: url }) };
 }
 
-async function startOurs(databaseUrl: string): Promise<Target> {
+async function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   // BENCH_PROFILE=<dir>: a V8 CPU profile of this server's process there, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
@@ -92,13 +95,28 @@ async function startOurs(databaseUrl: string): Promise<Target> {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(url, child, 'agent server');
+  return { url, child };
+}
+
+async function startOurs(databaseUrl: string, replicas: number): Promise<Target> {
+  // One after the other: the first applies the migrations.
+  const started: { url: string; child: ChildProcess }[] = [];
+  try {
+    for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl));
+  } catch (err) {
+    await Promise.all(started.map((s) => stop(s.child)));
+    throw err;
+  }
+  let next = 0;
   // The server admits only gateway-signed requests; a signature is valid for 5 minutes, so each client signs anew.
   const client = () => {
     const requestId = `bench-${randomUUID()}`;
     const identity = { tenantId: randomUUID(), organizationId: randomUUID(), subject: 'bench' };
-    return new Client({ apiUrl: url, defaultHeaders: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId) } });
+    const apiUrl = started[next++ % started.length].url;
+    return new Client({ apiUrl, defaultHeaders: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId) } });
   };
-  return { name: 'this server (Postgres)', url, child, client };
+  const name = replicas === 1 ? 'this server (Postgres)' : `this server (Postgres, ${replicas} replicas)`;
+  return { name, url: started[0].url, children: started.map((s) => s.child), client };
 }
 
 const input = (i: number) => ({ messages: [{ role: 'user', content: `hello ${i}` }] });
@@ -138,7 +156,7 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
   const cpu = () => {
     const client = process.cpuUsage();
     return {
-      server: processTreeCpuSeconds(target.child.pid),
+      server: target.children.reduce((sum, child) => sum + processTreeCpuSeconds(child.pid), 0),
       client: (client.user + client.system) / 1e6,
       postgres: namedProcessesCpu('postgres'),
       machine: machineCpu(),
@@ -173,10 +191,11 @@ async function main(): Promise<void> {
   const sequential = intOption('sequential', 200);
   const concurrentRuns = intOption('concurrent-runs', 2000);
   const concurrency = intOption('concurrency', 50);
+  const replicas = intOption('replicas', 1);
   const scratch = await createScratchPostgresDatabase(adminUrl);
   const targets: Target[] = [];
   try {
-    targets.push(await startOurs(scratch.url), await startReference());
+    targets.push(await startOurs(scratch.url, replicas), await startReference());
     const rows: [string, Result][] = [];
     for (const target of targets) {
       console.log(`measuring ${target.name} ...`);
@@ -195,7 +214,7 @@ async function main(): Promise<void> {
       `\nratios: p50 ${(reference.p50 / ours.p50).toFixed(1)}x lower, concurrent throughput ${(ours.runsPerSecond / reference.runsPerSecond).toFixed(1)}x`,
     );
   } finally {
-    await Promise.all(targets.map((t) => stop(t.child)));
+    await Promise.all(targets.flatMap((t) => t.children.map(stop)));
     await scratch.drop();
   }
 }
