@@ -55,7 +55,6 @@ function ensureReferenceInstalled(): void {
 
 interface Target {
   name: string;
-  url: string;
   client: () => Client;
   /** The server's processes (one per replica). */
   children: ChildProcess[];
@@ -71,7 +70,7 @@ async function startReference(): Promise<Target> {
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(url, child, 'reference server');
-  return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', url, children: [child], client: () => new Client({ apiUrl: url }) };
+  return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', children: [child], client: () => new Client({ apiUrl: url }) };
 }
 
 async function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
@@ -116,7 +115,7 @@ async function startOurs(databaseUrl: string, replicas: number): Promise<Target>
     return new Client({ apiUrl, defaultHeaders: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId) } });
   };
   const name = replicas === 1 ? 'this server (Postgres)' : `this server (Postgres, ${replicas} replicas)`;
-  return { name, url: started[0].url, children: started.map((s) => s.child), client };
+  return { name, children: started.map((s) => s.child), client };
 }
 
 const input = (i: number) => ({ messages: [{ role: 'user', content: `hello ${i}` }] });
