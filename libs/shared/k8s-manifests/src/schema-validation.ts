@@ -11,7 +11,6 @@ export interface KubernetesObject {
   apiVersion?: string;
   kind?: string;
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  [field: string]: unknown;
 }
 
 type AjvError = { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> };
@@ -71,10 +70,10 @@ function recordReads(value: unknown): { proxy: unknown; unread: () => string[] }
  * folds long values over lines), while the schema's `byte` format admits none.
  */
 function apiServerView(object: KubernetesObject): KubernetesObject {
-  const data = object.kind === 'Secret' && object.apiVersion === 'v1' ? object.data : undefined;
+  const data = object.kind === 'Secret' && object.apiVersion === 'v1' ? (object as { data?: unknown }).data : undefined;
   if (!data || typeof data !== 'object') return object;
   const unfolded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\r\n]/g, '') : v]));
-  return { ...object, data: unfolded };
+  return { ...object, data: unfolded } as KubernetesObject;
 }
 
 /**
