@@ -13,6 +13,7 @@ const MODELS: Record<string, () => Promise<SchemaModel>> = {
   'v1/ConfigMap': async () => (await import('kubernetes-models/v1/ConfigMap')).ConfigMap,
   'v1/Secret': async () => (await import('kubernetes-models/v1/Secret')).Secret,
   'v1/Service': async () => (await import('kubernetes-models/v1/Service')).Service,
+  'v1/Pod': async () => (await import('kubernetes-models/v1/Pod')).Pod,
   'v1/ServiceAccount': async () => (await import('kubernetes-models/v1/ServiceAccount')).ServiceAccount,
   'apps/v1/Deployment': async () => (await import('kubernetes-models/apps/v1/Deployment')).Deployment,
   'apps/v1/StatefulSet': async () => (await import('kubernetes-models/apps/v1/StatefulSet')).StatefulSet,

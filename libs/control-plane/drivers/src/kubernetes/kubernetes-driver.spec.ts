@@ -5,8 +5,8 @@ import { silentLogger } from '@platform/logging';
 import { DeployError, type DeploySpec } from '../driver';
 import { loadKubernetesClient } from './kubernetes-client';
 import { KubernetesDriver, type KubernetesDriverOptions } from './kubernetes-driver';
-import { validateAgainstModel } from './manifest-validation';
 import type { RenderedManifests } from './manifests';
+import { resourceSpecIssues } from './resource-spec-shapes';
 
 jest.setTimeout(60_000);
 
@@ -171,13 +171,16 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
   });
 
   it('reports manifests that break the schemas: unknown fields, wrong types, missing required fields', async () => {
-    const k8s = await loadKubernetesClient();
-    expect(validateAgainstModel(k8s, [{ name: 'v', emptyDirr: {} }], 'Array<V1Volume>')).toEqual([{ path: '[0].emptyDirr', message: 'unknown field "emptyDirr" in Volume' }]);
-    expect(validateAgainstModel(k8s, [{ mountPath: 3 }], 'Array<V1VolumeMount>')).toEqual([
-      { path: '[0].mountPath', message: 'must be a string' },
-      { path: '[0].name', message: 'required field missing' },
+    expect(await resourceSpecIssues({ volumes: [{ name: 'v', emptyDirr: {} }] })).toEqual([{ key: 'volumes', path: '[0].emptyDirr', message: 'unknown field "emptyDirr"' }]);
+    expect(await resourceSpecIssues({ volume_mounts: [{ mountPath: 3 }] })).toEqual([
+      { key: 'volume_mounts', path: '[0].name', message: 'required field missing' },
+      { key: 'volume_mounts', path: '[0].mountPath', message: 'must be string' },
     ]);
-    expect(validateAgainstModel(k8s, [{ name: 'c', ports: [{ containerPort: '80' }] }], 'Array<V1Container>')).toEqual([{ path: '[0].ports[0].containerPort', message: 'must be a number' }]);
+    expect(await resourceSpecIssues({ sidecars: [{ name: 'c', ports: [{ containerPort: '80' }] }] })).toEqual([
+      { key: 'sidecars', path: '[0].ports[0].containerPort', message: 'must be integer' },
+    ]);
+    expect(await resourceSpecIssues({ init_containers: [{ image: 'busybox:1.36' }], sidecars: [] })).toEqual([{ key: 'init_containers', path: '[0].name', message: 'required field missing' }]);
+    expect(await resourceSpecIssues({ volumes: [{ name: 'cache', emptyDir: {} }], volume_mounts: [{ name: 'cache', mountPath: '/cache' }] })).toEqual([]);
     await expect(driver.render(spec({ resourceSpec: { sidecars: [{ name: 'x', imagee: 'typo' }] } }))).rejects.toThrow(/Invalid Kubernetes manifests: Deployment.spec.template.spec.containers\[1\].imagee: unknown field/);
   });
 
