@@ -65,6 +65,8 @@ const find = (objects: KubernetesObject[], kind: string, name: string) => {
     for (const fixed of ['control-plane', 'export']) expect(find(prod, 'Deployment', fixed).spec.replicas).toBeGreaterThanOrEqual(2);
     expect(find(prod, 'ScaledObject', 'export-worker').spec.minReplicaCount).toBeGreaterThanOrEqual(2);
     for (const pod of podTemplates(prod)) for (const c of pod.spec.containers as Json[]) expect(c.image).toBe('registry.example.com/agent-platform:0.1.0');
+    // A 3-node JetStream cluster keeps three copies of the job streams.
+    expect(find(prod, 'ConfigMap', 'platform-config').data.NATS_STREAM_REPLICAS).toBe('3');
   });
 
   it('scales the export workers on the JetStream consumer the workers really use', () => {
