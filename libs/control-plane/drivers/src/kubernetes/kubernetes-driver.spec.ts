@@ -140,6 +140,7 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
     const keda = make(undefined, 5_000, { autoscaler: 'keda', kedaPrometheusUrl: 'http://prometheus.monitoring.svc:9090' });
     const rendered = await keda.render(spec({ env: { ...spec().env, N_JOBS_PER_WORKER: '4' } }));
     expect(rendered.autoscaler?.kind).toBe('ScaledObject');
+    expect(rendered.deployment.spec?.template.metadata?.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8000', 'prometheus.io/path': '/metrics' });
     expect(await validateSchema(rendered.autoscaler as KubernetesObject)).toEqual([]);
     expect(rendered.autoscaler?.spec).toMatchObject({
       scaleTargetRef: { name: DEPLOYMENT },

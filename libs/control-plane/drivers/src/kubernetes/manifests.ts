@@ -225,6 +225,10 @@ export function renderManifests(spec: DeploySpec, options: ManifestOptions): Ren
         metadata: {
           labels: { ...labels, ...strings(rs.labels) },
           annotations: {
+            // Prometheus's conventional pod discovery: the queue depth KEDA scales on is read from here.
+            'prometheus.io/scrape': 'true',
+            'prometheus.io/port': String(PORT),
+            'prometheus.io/path': '/metrics',
             ...strings(rs.annotations),
             'agent-platform.dev/revision-id': spec.revisionId,
             'agent-platform.dev/config-digest': digest(secretData),
