@@ -9,6 +9,7 @@ import { createThreadRepository, createThreadStateService } from '@platform/agen
 import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { createAgentServerMetrics } from './agent-server.metrics';
 import { createAgentServerApp } from './app';
 import type { AgentServerConfig } from './config';
 
@@ -98,6 +99,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       version: AGENT_SERVER_VERSION,
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
+      metrics: createAgentServerMetrics({ deploymentId: config.DEPLOYMENT_ID, depth: () => runs.depth(), logger }),
       registry,
       assistants,
       runs,

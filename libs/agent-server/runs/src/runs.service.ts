@@ -59,6 +59,8 @@ export type RunTarget = { threadId: string } | { threadId: null };
 
 export interface RunService {
   readonly owner: string;
+  /** Runs waiting and due, and runs executing, across every replica of the deployment (for metrics). */
+  depth(): Promise<{ queued: number; running: number }>;
   /** Starts the worker (claims, heartbeats, sweeps) and the stream listeners. */
   start(): Promise<void>;
   /** Stops claiming and hands running runs back (see RunWorker.stop). */
@@ -137,6 +139,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
   return {
     owner,
+    depth: () => queue.depth(),
 
     async start() {
       await assistants.start();
