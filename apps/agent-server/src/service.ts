@@ -50,6 +50,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     if (indexed) logger.info({ embed: indexed.embed, dims: indexed.dims, fields: indexed.fields }, 'store: semantic search on');
     const store = new PrismaStore(db.prisma, { ttl: storeSettings.ttl, index });
     const typeSchemas = createTypeScriptSchemaSource({
+      graphs: project.graphs,
       cacheDir: schemaCacheDir(config),
       timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS,
       fallbackNodeModules: platformNodeModules(),

@@ -122,10 +122,9 @@ export function createGraphRegistry(deps: GraphRegistryDeps): GraphRegistry {
       return graph;
     },
     async typeSchemas(graphId) {
-      const { sourceFile, exportName } = definition(graphId);
-      if (!sourceFile || !exportName) throw new Error(`Graph "${graphId}" has no source file to read its types from`);
+      definition(graphId);
       if (!deps.typeSchemas) throw new Error('This server reads no TypeScript sources');
-      return deps.typeSchemas.schemas(graphId, { sourceFile, exportName });
+      return deps.typeSchemas.schemas(graphId);
     },
   };
 }

@@ -18,12 +18,12 @@ function workerSource(): string {
 }
 
 /**
- * Runs the TypeScript extraction of one graph in a worker thread (it takes seconds and hundreds of MB), giving up
- * after `timeoutMs`.
+ * Runs the TypeScript extraction of graphs in a worker thread (it takes seconds and hundreds of MB), giving up after
+ * `timeoutMs`.
  */
-export function extractInWorker(spec: GraphSourceSpec, options: { timeoutMs: number; fallbackNodeModules?: string }): Promise<TypeScriptGraphSchemas> {
+export function extractInWorker(specs: GraphSourceSpec[], options: { timeoutMs: number; fallbackNodeModules?: string }): Promise<TypeScriptGraphSchemas> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerSource(), { eval: true, workerData: { spec, fallbackNodeModules: options.fallbackNodeModules } });
+    const worker = new Worker(workerSource(), { eval: true, workerData: { specs, fallbackNodeModules: options.fallbackNodeModules } });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new SchemaExtractionTimeout(`schema extraction timed out after ${options.timeoutMs} ms`));

@@ -12,12 +12,15 @@ export interface GraphSourceSpec {
   exportName: string;
 }
 
+/** One graph's result: schemas by graph name (the export's name; `name|node|...` for its subgraphs), or why not. */
+export type GraphTypeSchemas = { schemas: Record<string, GraphSchema>; error?: undefined } | { schemas?: undefined; error: string };
+
 export interface TypeScriptGraphSchemas {
-  /** Schemas by graph name: the export's name for the graph itself, `name|node|...` for its subgraphs. */
-  schemas: Record<string, GraphSchema>;
+  /** One result per spec, in order. */
+  graphs: GraphTypeSchemas[];
   /** The files on disk the compiler read (what a cached result depends on). */
   files: string[];
-  /** The compiler's complaints about the graph's types: they may explain a schema that is wrong or missing. */
+  /** The compiler's complaints about the graphs' types: they may explain a schema that is wrong or missing. */
   diagnostics: string[];
 }
 
@@ -59,51 +62,70 @@ function asReferenceAnswers(schema: Definition): JsonSchema {
   return JSON.parse(JSON.stringify(schema, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(DEFINITIONS) ? reference(value) : value))) as JsonSchema;
 }
 
+function commonDir(files: string[]): string {
+  const split = files.map((file) => path.dirname(file).split(path.sep));
+  const common: string[] = [];
+  for (let i = 0; split.every((parts) => i < parts.length && parts[i] === split[0][i]); i++) common.push(split[0][i]);
+  return common.join(path.sep) || path.sep;
+}
+
 /**
- * Reads the JSON Schemas of a graph, and of the subgraphs its source names, from its TypeScript types, the way the
- * reference server does for graphs whose state is typed only in TypeScript (`Annotation.Root`): the source file is
- * compiled beside type probes (see graph-type-probes.ts) and each probe is turned into a JSON Schema. A schema
- * that cannot be generated is left out; an export that cannot be found throws.
+ * Reads the JSON Schemas of graphs, and of the subgraphs their sources name, from their TypeScript types, the way
+ * the reference server does for graphs whose state is typed only in TypeScript (`Annotation.Root`): the sources are
+ * compiled beside type probes (see graph-type-probes.ts) in one program, and each probe is turned into a JSON
+ * Schema. A schema that cannot be generated is left out; a graph whose export cannot be found gets an error.
  */
-export function extractTypeScriptGraphSchemas(spec: GraphSourceSpec, options: { fallbackNodeModules?: string } = {}): TypeScriptGraphSchemas {
-  const dir = path.dirname(spec.sourceFile);
+export function extractTypeScriptGraphSchemas(specs: GraphSourceSpec[], options: { fallbackNodeModules?: string } = {}): TypeScriptGraphSchemas {
+  const dir = commonDir(specs.map((spec) => spec.sourceFile));
   const compilerOptions = graphCompilerOptions(dir);
   const { host, addVirtualFile, isVirtual } = createGraphProgramHost(compilerOptions, dir, options.fallbackNodeModules);
   const probesFile = path.join(dir, '__graph_probes__.mts');
   addVirtualFile(probesFile, GRAPH_TYPE_PROBES);
 
-  const first = ts.createProgram({ rootNames: [probesFile, spec.sourceFile], options: compilerOptions, host });
+  const sourceFiles = [...new Set(specs.map((spec) => spec.sourceFile))];
+  const first = ts.createProgram({ rootNames: [probesFile, ...sourceFiles], options: compilerOptions, host });
   const checker = first.getTypeChecker();
-  const source = first.getSourceFile(spec.sourceFile);
-  if (!source) throw new Error(`Cannot read ${spec.sourceFile}`);
   const graphTypes = ['PregelLike', 'BuilderLike'].map((name) => typeAliasNamed(first, probesFile, name));
   const isGraphType = (type: ts.Type) => graphTypes.some((graphType) => checker.isTypeAssignableTo(type, graphType));
 
-  const ext = path.extname(spec.sourceFile);
-  const stem = sanitize(path.basename(spec.sourceFile, ext));
-  const probed: ProbedGraph[] = [{ alias: `__graph__${sanitize(spec.exportName)}_${stem}`, variable: spec.exportName, graphName: spec.exportName }];
-  const seen = new Set<string>();
-  for (const { variable, node, namespace } of new SubgraphFinder(checker, source, isGraphType).ofExport(spec.exportName)) {
-    if (seen.has(variable.name)) continue;
-    seen.add(variable.name);
-    probed.push({ alias: `__graph__${sanitize(namespace.join('_'))}_${sanitize(node)}_${stem}`, variable: variable.name, graphName: [...namespace, node].join('|') });
-  }
+  // Per source file: the graphs to probe, each export with the subgraphs its source names.
+  const probedBySpec = specs.map((spec): ProbedGraph[] | string => {
+    const source = first.getSourceFile(spec.sourceFile);
+    if (!source) return `Cannot read ${spec.sourceFile}`;
+    const stem = `${sanitize(path.basename(spec.sourceFile, path.extname(spec.sourceFile)))}_${sourceFiles.indexOf(spec.sourceFile)}`;
+    const probed: ProbedGraph[] = [{ alias: `__graph__${sanitize(spec.exportName)}_${stem}`, variable: spec.exportName, graphName: spec.exportName }];
+    const seen = new Set<string>();
+    try {
+      for (const { variable, node, namespace } of new SubgraphFinder(checker, source, isGraphType).ofExport(spec.exportName)) {
+        if (seen.has(variable.name)) continue;
+        seen.add(variable.name);
+        probed.push({ alias: `__graph__${sanitize(namespace.join('_'))}_${sanitize(node)}_${stem}`, variable: variable.name, graphName: [...namespace, node].join('|') });
+      }
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+    return probed;
+  });
 
-  // The source again, with a type alias per graph variable, and a probe file reading those aliases.
-  const augmentedFile = path.join(dir, `__graph_source_${stem}${ext}`);
-  addVirtualFile(augmentedFile, [source.getFullText(), ...probed.map((p) => `export type ${p.alias} = typeof ${p.variable};`)].join('\n\n'));
-  const importPath = `./${path.basename(augmentedFile, ext)}${compilerOptions.allowImportingTsExtensions ? ext : ext.replace('ts', 'js')}`;
-  const inferFile = path.join(dir, `__graph_infer_${stem}${ext}`);
-  addVirtualFile(
-    inferFile,
-    [
-      ...probed.map((p) => `import type { ${p.alias} } from "${importPath}";`),
-      GRAPH_TYPE_PROBES,
-      ...probed.map((p) => graphProbeAliases(p.alias)),
-    ].join('\n\n'),
-  );
+  // Each source again, with a type alias per graph variable, and a probe file reading those aliases.
+  const inferFiles = sourceFiles.map((sourceFile, index) => {
+    const probed = specs.flatMap((spec, i) => {
+      const found = probedBySpec[i];
+      return spec.sourceFile === sourceFile && typeof found !== 'string' ? found : [];
+    });
+    const ext = path.extname(sourceFile);
+    const stem = `${sanitize(path.basename(sourceFile, ext))}_${index}`;
+    const augmentedFile = path.join(path.dirname(sourceFile), `__graph_source_${stem}${ext}`);
+    const text = first.getSourceFile(sourceFile)?.getFullText() ?? '';
+    addVirtualFile(augmentedFile, [text, ...probed.map((p) => `export type ${p.alias} = typeof ${p.variable};`)].join('\n\n'));
+    const importPath = `./${path.basename(augmentedFile, ext)}${compilerOptions.allowImportingTsExtensions ? ext : ext.replace('ts', 'js')}`;
+    const inferFile = path.join(path.dirname(sourceFile), `__graph_infer_${stem}${ext}`);
+    const imports = probed.map((p) => `import type { ${p.alias} } from "${importPath}";`);
+    addVirtualFile(inferFile, [...imports, GRAPH_TYPE_PROBES, ...probed.map((p) => graphProbeAliases(p.alias))].join('\n\n'));
+    return inferFile;
+  });
 
-  const program = ts.createProgram({ rootNames: [inferFile], options: compilerOptions, host, oldProgram: first });
+  const program = ts.createProgram({ rootNames: inferFiles, options: compilerOptions, host, oldProgram: first });
   // Checking the whole program first (as the reference does) also fixes the order in which the checker creates
   // types, and so the order of union members in the schemas.
   const diagnostics = ts.getPreEmitDiagnostics(program).slice(0, MAX_DIAGNOSTICS).map(describe);
@@ -117,17 +139,17 @@ export function extractTypeScriptGraphSchemas(spec: GraphSourceSpec, options: { 
       return undefined;
     }
   };
-  const schemas = Object.fromEntries(
-    probed.map(({ alias, graphName }) => [
+  const graphs = probedBySpec.map((probed): GraphTypeSchemas => {
+    if (typeof probed === 'string') return { error: probed };
+    const schemas = probed.map(({ alias, graphName }) => [
       graphName,
       { state: schemaOf(`${alias}__state`), input: schemaOf(`${alias}__input`), output: schemaOf(`${alias}__output`), config: schemaOf(`${alias}__config`) },
-    ]),
-  );
-  const files = program
-    .getSourceFiles()
-    .map((file) => file.fileName)
-    .filter((fileName) => !isVirtual(fileName));
-  return { schemas, files, diagnostics };
+    ]);
+    return { schemas: Object.fromEntries(schemas) as Record<string, GraphSchema> };
+  });
+  // The first program read the graphs' own files (the second reads copies of them).
+  const files = [...new Set([...first.getSourceFiles(), ...program.getSourceFiles()].map((file) => file.fileName))].filter((fileName) => !isVirtual(fileName));
+  return { graphs, files, diagnostics };
 }
 
 function typeAliasNamed(program: ts.Program, fileName: string, name: string): ts.Type {

@@ -1,7 +1,7 @@
 // An Annotation.Root graph typed only in TypeScript: its schemas come from the TypeScript compiler.
 import { Annotation, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { research } from './research-graph.js';
-import type { Ticket } from './shared-types.js';
+import { research } from './research-graph';
+import type { Ticket } from './shared-types';
 
 const InputState = Annotation.Root({
   ...MessagesAnnotation.spec,

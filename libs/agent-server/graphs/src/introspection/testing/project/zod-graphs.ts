@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 
 const Zod4State = z.object({
-  messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta),
+  messages: z.custom<BaseMessage[]>().register(registry, { ...MessagesZodMeta }),
   mood: z.enum(['calm', 'busy']).describe('How the agent feels'),
   count: z.number().default(0),
 });
