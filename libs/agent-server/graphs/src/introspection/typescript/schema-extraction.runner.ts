@@ -8,11 +8,11 @@ const WORKER = 'schema-extraction.worker';
 /** The extraction ran out of time (on a busy machine it may succeed later). */
 export class SchemaExtractionTimeout extends Error {}
 
-// Bundled, the worker is a sibling script of the server's bundle (an extra entry point of the build); from source
-// (tests, tsx) it is the .ts file beside this one, loaded through tsx.
+// Bundled, the worker is a sibling of the server's bundle (an extra entry point of the agent server's build); from
+// source (tests, tsx) it is the .ts file beside this one, loaded through tsx.
 function workerSource(): string {
-  const bundled = path.join(__dirname, `${WORKER}.js`);
-  if (existsSync(bundled)) return `require(${JSON.stringify(bundled)});`;
+  const bundled = ['.cjs', '.js'].map((ext) => path.join(__dirname, `${WORKER}${ext}`)).find((file) => existsSync(file));
+  if (bundled) return `require(${JSON.stringify(bundled)});`;
   const source = path.join(__dirname, `${WORKER}.ts`);
   return `require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`;
 }
