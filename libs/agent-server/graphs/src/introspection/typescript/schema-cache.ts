@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { GraphSourceSpec, GraphTypeSchemas } from './typescript-graph-schemas';
 
 // Bump when the extraction's output changes, so older entries are not reused.
-const FORMAT = 3;
+const FORMAT = 4;
 
 // The compiler's version, without loading the compiler into the server (extraction runs in a worker).
 const TYPESCRIPT_VERSION = (JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as { version: string }).version;

@@ -77,7 +77,7 @@ function commonDir(files: string[]): string {
  */
 export function extractTypeScriptGraphSchemas(specs: GraphSourceSpec[], options: { fallbackNodeModules?: string } = {}): TypeScriptGraphSchemas {
   const dir = commonDir(specs.map((spec) => spec.sourceFile));
-  const compilerOptions = graphCompilerOptions(dir);
+  const { options: compilerOptions, configFiles } = graphCompilerOptions(dir);
   const { host, addVirtualFile, isVirtual } = createGraphProgramHost(compilerOptions, dir, options.fallbackNodeModules);
   const probesFile = path.join(dir, '__graph_probes__.mts');
   addVirtualFile(probesFile, GRAPH_TYPE_PROBES);
@@ -88,7 +88,7 @@ export function extractTypeScriptGraphSchemas(specs: GraphSourceSpec[], options:
   const graphTypes = ['PregelLike', 'BuilderLike'].map((name) => typeAliasNamed(first, probesFile, name));
   const isGraphType = (type: ts.Type) => graphTypes.some((graphType) => checker.isTypeAssignableTo(type, graphType));
 
-  // Per source file: the graphs to probe, each export with the subgraphs its source names.
+  // Per graph: its export and the subgraphs its source names, each to be probed.
   const probedBySpec = specs.map((spec): ProbedGraph[] | string => {
     const source = first.getSourceFile(spec.sourceFile);
     if (!source) return `Cannot read ${spec.sourceFile}`;
@@ -147,8 +147,11 @@ export function extractTypeScriptGraphSchemas(specs: GraphSourceSpec[], options:
     ]);
     return { schemas: Object.fromEntries(schemas) as Record<string, GraphSchema> };
   });
-  // The first program read the graphs' own files (the second reads copies of them).
-  const files = [...new Set([...first.getSourceFiles(), ...program.getSourceFiles()].map((file) => file.fileName))].filter((fileName) => !isVirtual(fileName));
+  // The first program read the graphs' own files (the second reads copies of them); the compiler's configuration and
+  // the projects' package.json (module kind) tell how they are read.
+  const read = [...first.getSourceFiles(), ...program.getSourceFiles()].map((file) => file.fileName);
+  const packageJsons = sourceFiles.map((file) => ts.findConfigFile(path.dirname(file), ts.sys.fileExists, 'package.json')).filter((file) => file !== undefined);
+  const files = [...new Set([...configFiles, ...packageJsons, ...read])].filter((fileName) => !isVirtual(fileName));
   return { graphs, files, diagnostics };
 }
 

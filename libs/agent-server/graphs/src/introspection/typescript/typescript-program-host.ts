@@ -6,15 +6,15 @@ const PROJECT_RESOLVED = [/^@langchain\/langgraph(\/.+)?$/, /^@langchain\/langgr
 
 /**
  * Compiler options for reading a graph's types: the nearest tsconfig.json above the graph (as the reference
- * does), made strict and non-emitting.
+ * does), made strict and non-emitting; with the config files they came from.
  */
-export function graphCompilerOptions(dir: string): ts.CompilerOptions {
+export function graphCompilerOptions(dir: string): { options: ts.CompilerOptions; configFiles: string[] } {
   const forced: ts.CompilerOptions = { noEmit: true, strict: true, allowUnusedLabels: true };
   const tsconfig = ts.findConfigFile(dir, ts.sys.fileExists, 'tsconfig.json');
-  if (!tsconfig) return forced;
-  const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(read.config ?? {}, ts.sys, path.dirname(tsconfig));
-  return { ...parsed.options, ...forced };
+  if (!tsconfig) return { options: forced, configFiles: [] };
+  const source = ts.readJsonConfigFile(tsconfig, ts.sys.readFile);
+  const parsed = ts.parseJsonSourceFileConfigFileContent(source, ts.sys, path.dirname(tsconfig));
+  return { options: { ...parsed.options, ...forced }, configFiles: [tsconfig, ...(source.extendedSourceFiles ?? [])] };
 }
 
 export interface GraphProgramHost {

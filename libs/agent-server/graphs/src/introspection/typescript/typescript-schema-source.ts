@@ -9,7 +9,7 @@ export interface TypeScriptSchemaSourceOptions {
   graphs: Record<string, { sourceFile?: string; exportName?: string }>;
   /** Where extracted schemas are kept across restarts and replicas (none: only in memory). */
   cacheDir?: string;
-  /** How long the extraction may take (the reference's default: 30 s). */
+  /** How long the extraction may take (default 30 s, the reference's). */
   timeoutMs?: number;
   /** Where bare imports the project cannot resolve are looked up (the platform's node_modules). */
   fallbackNodeModules?: string;
@@ -41,7 +41,8 @@ export function createTypeScriptSchemaSource(options: TypeScriptSchemaSourceOpti
       fallbackNodeModules: options.fallbackNodeModules,
     });
     const byId = Object.fromEntries(ids.map((graphId, index) => [graphId, graphs[index]]));
-    options.logger?.info({ graphs: ids, ms: Date.now() - started, diagnostics }, 'graph schemas extracted from TypeScript');
+    const errors = Object.fromEntries(Object.entries(byId).flatMap(([graphId, found]) => (found.error ? [[graphId, found.error]] : [])));
+    options.logger?.info({ graphs: ids, ms: Date.now() - started, errors, diagnostics }, 'graph schemas extracted from TypeScript');
     try {
       cache?.write(specs, files, byId);
     } catch (err) {
