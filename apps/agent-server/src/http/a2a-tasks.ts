@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getAssistantSchemas, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
+import { getAssistantStateKeys, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { isFinished, runCreateSchema, type RunRecord, type RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository } from '@platform/agent-server-threads';
@@ -21,7 +21,6 @@ export interface A2aTaskDeps {
 // Run metadata keys: the A2A message a run answers, so a task's history shows it as sent.
 const MESSAGE_ID = 'a2a_message_id';
 
-const hasProperty = (properties: unknown, name: string) => typeof properties === 'object' && properties !== null && name in properties;
 
 const isNotFound = (err: unknown) => isPlatformError(err) && err.code === 'not_found';
 
@@ -35,8 +34,8 @@ export function a2aTasks(deps: A2aTaskDeps) {
   const hasMessages = (assistant: Assistant) => {
     let known = messageGraphs.get(assistant.graph_id);
     if (!known) {
-      known = getAssistantSchemas(deps, assistant.assistant_id).then(
-        (schemas) => [schemas.state_schema, schemas.input_schema].some((schema) => hasProperty(schema?.properties, 'messages')),
+      known = getAssistantStateKeys(deps, assistant.assistant_id).then(
+        (keys) => keys.includes('messages'),
         (err: unknown) => {
           messageGraphs.delete(assistant.graph_id);
           throw err;

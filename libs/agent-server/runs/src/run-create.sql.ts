@@ -12,6 +12,11 @@ export interface NewRun {
   graphId: string;
   metadata: Record<string, unknown>;
   kwargs: RunKwargs;
+  /**
+   * The assistant's config and the request's: a thread the run starts on keeps them merged as its `config`
+   * (configurable key by key), as the reference does, so a graph factory reading the thread later gets them too.
+   */
+  configs: { assistant: Record<string, unknown>; request: Record<string, unknown> };
   multitaskStrategy: MultitaskStrategy;
   afterMs: number;
   /**
@@ -62,6 +67,12 @@ function insertParams(run: NewRun, started: boolean): unknown[] {
 
 const threadMetadata = (run: NewRun) => JSON.stringify({ graph_id: run.graphId, assistant_id: run.assistantId });
 
+// The thread's config after a run starts on it: assistant's < thread's own < request's ($a, $r: the run's configs).
+const mergedThreadConfig = (a: string, r: string, own = 'config') =>
+  `(${a}::jsonb || ${own} || ${r}::jsonb || jsonb_build_object('configurable',
+     coalesce(${a}::jsonb -> 'configurable', '{}') || coalesce(${own} -> 'configurable', '{}') || coalesce(${r}::jsonb -> 'configurable', '{}')))`;
+const configParams = (run: NewRun) => [JSON.stringify(run.configs.assistant), JSON.stringify(run.configs.request)];
+
 // Only what the database decided comes back; the rest is the caller's (no need to ship kwargs back and parse them).
 const RETURNED = 'created_at, updated_at, status, attempt, lease_owner, started_at';
 type Returned = { created_at: Date; updated_at: Date; status: string; attempt: number; lease_owner: string | null; started_at: Date | null };
@@ -90,11 +101,12 @@ function record(run: NewRun, row: Returned): RunRecord {
 async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolean): Promise<RunRecord> {
   // A queued run wakes the replicas' claimers (NOTIFY in the same statement: one round trip either way).
   const [row] = await sql.query<Returned>(
-    `WITH t AS (INSERT INTO threads (thread_id, metadata, status) VALUES ($2::uuid, $13::jsonb, 'busy') RETURNING thread_id),
+    `WITH t AS (INSERT INTO threads (thread_id, metadata, status, config)
+                VALUES ($2::uuid, $13::jsonb, 'busy', ${mergedThreadConfig('$15', '$16', "'{}'::jsonb")}) RETURNING thread_id),
      n AS (SELECT pg_notify($14, '') WHERE $4 = 'pending'),
      ins AS (INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED})
      SELECT ins.*, (SELECT count(*) FROM n) AS notified FROM ins`,
-    [...insertParams(run, started), threadMetadata(run), RUN_CHANNELS.queue],
+    [...insertParams(run, started), threadMetadata(run), RUN_CHANNELS.queue, ...configParams(run)],
   );
   return record(run, row);
 }
@@ -135,10 +147,11 @@ export async function insertRun(sql: SqlSession, run: NewRun): Promise<CreatedRu
     }
     const started = canStart && inflight.length === 0;
     const [row] = await tx.query<Returned>(
-      `WITH t AS (UPDATE threads SET status = 'busy', metadata = metadata || $13::jsonb, updated_at = now()
+      `WITH t AS (UPDATE threads SET status = 'busy', metadata = metadata || $13::jsonb, updated_at = now(),
+                    config = CASE WHEN status = 'busy' THEN config ELSE ${mergedThreadConfig('$14', '$15')} END
                   WHERE thread_id = $2::uuid RETURNING thread_id)
        INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED}`,
-      [...insertParams(run, started), threadMetadata(run)],
+      [...insertParams(run, started), threadMetadata(run), ...configParams(run)],
     );
     const behindThread = inflight.length > 0;
     if (!started && !behindThread) await tx.query(`SELECT pg_notify($1, '')`, [RUN_CHANNELS.queue]);

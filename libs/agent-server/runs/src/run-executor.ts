@@ -104,7 +104,7 @@ export class RunExecutor {
     let outcome: Outcome;
     let lastValuesJson: string | undefined;
     try {
-      graph = await this.deps.registry.get(graphId, kwargs.config);
+      graph = await this.deps.registry.get(graphId, kwargs.config, { access: 'threads.create_run', context: kwargs.context });
       if (!saver) graph = withoutCheckpointer(graph);
       const { input, resuming } = await this.input(run);
       const options = graphStreamOptions({ run, saver, mapper, signal, control, resuming, tracing: this.deps.tracing });
@@ -257,7 +257,7 @@ export class RunExecutor {
 
   /** After a rollback (here or by a sweeper): the thread's status and cached state from its remaining checkpoints. */
   async refreshThread(threadId: string, graphId: string): Promise<void> {
-    const graph = await this.deps.registry.get(graphId, { configurable: { thread_id: threadId } });
+    const graph = await this.deps.registry.get(graphId, { configurable: { thread_id: threadId } }, { access: 'threads.read' });
     const state = await this.threadState(threadId, graph);
     await this.deps.queue.settleThread(threadId, state?.waitingForInput ? 'interrupted' : 'idle', state);
   }

@@ -173,6 +173,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
           graphId: assistant.graph_id,
           metadata: request.metadata ?? {},
           kwargs: buildRunKwargs(assistant, request, { runId, threadId, temporary }),
+          configs: { assistant: assistant.config, request: request.config ?? {} },
           multitaskStrategy: request.multitask_strategy ?? 'enqueue',
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',

@@ -78,6 +78,7 @@ export function addRun(db: AgentServerDatabase, threadId: string, overrides: Par
     graphId: 'g',
     metadata: {},
     kwargs: testKwargs(),
+    configs: { assistant: {}, request: {} },
     multitaskStrategy: 'enqueue',
     afterMs: 0,
     thread: 'existing',

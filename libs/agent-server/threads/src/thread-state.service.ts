@@ -1,7 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { PrismaClient } from '@platform/agent-server-data-access';
-import type { AgentGraph, GraphRegistry } from '@platform/agent-server-graphs';
+import type { AgentGraph, GraphAccess, GraphRegistry } from '@platform/agent-server-graphs';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { commandFromJson, type CommandJson } from './command-from-json';
 import { graphInputError } from './graph-errors';
@@ -85,20 +85,20 @@ function beforeConfig(before: HistoryQuery['before']): RunnableConfig | undefine
 export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadStateService {
   const threads = deps.threads ?? createThreadRepository(deps.prisma);
 
-  // A graph factory gets the thread's config, as a run on the thread would.
-  const graphOf = (thread: Thread, graphId: string): Promise<AgentGraph> =>
-    deps.registry.get(graphId, { configurable: { ...configurableOf(thread.config), thread_id: thread.thread_id } });
+  // A graph factory gets the thread's config (what its runs were started with), as in the reference.
+  const graphOf = (thread: Thread, graphId: string, access: GraphAccess): Promise<AgentGraph> =>
+    deps.registry.get(graphId, { ...thread.config, configurable: { ...configurableOf(thread.config), thread_id: thread.thread_id } }, { access });
 
   const requireGraph = async (thread: Thread): Promise<AgentGraph> => {
     const graphId = graphIdOf(thread);
     if (!graphId) throw new InputError(`Thread '${thread.thread_id}' has no graph yet: run an assistant on it, or create it with a graph_id`);
-    return graphOf(thread, graphId);
+    return graphOf(thread, graphId, 'threads.update');
   };
 
   const readState = async (thread: Thread, subgraphs: boolean, selector?: CheckpointSelector | null): Promise<ThreadState> => {
     const graphId = graphIdOf(thread);
     if (!graphId) return emptyThreadState(thread.thread_id);
-    const graph = await graphOf(thread, graphId);
+    const graph = await graphOf(thread, graphId, 'threads.read');
     return stateSnapshotToThreadState(await graph.getState(stateConfig(thread, selector), { subgraphs }));
   };
 
@@ -120,7 +120,7 @@ export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadSt
       const thread = await threads.get(threadId);
       const graphId = graphIdOf(thread);
       if (!graphId) return [];
-      const graph = await graphOf(thread, graphId);
+      const graph = await graphOf(thread, graphId, 'threads.read');
       const states: ThreadState[] = [];
       const snapshots = graph.getStateHistory(stateConfig(thread, query.checkpoint), {
         limit: query.limit ?? 10,

@@ -8,7 +8,7 @@ import type { GraphSpec } from './graph-spec';
 // A deployment is a cloned repository that may have no node_modules of its own: the packages the platform
 // already ships (@langchain/langgraph, @langchain/core, zod, ...) then come from the platform's node_modules,
 // the directory holding @langchain/langgraph as this server resolves it.
-function platformNodeModules(): string {
+export function platformNodeModules(): string {
   return path.resolve(path.dirname(require.resolve('@langchain/langgraph/package.json')), '..', '..');
 }
 
