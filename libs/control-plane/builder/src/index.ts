@@ -3,5 +3,4 @@ export * from './build-revision';
 export * from './git-checkout';
 export * from './langgraph-config';
 export * from './dependencies';
-export * from './version-range';
 export { runCommand, tail, type CommandOptions, type CommandResult } from './run-command';
