@@ -1,27 +1,17 @@
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
-import { openAgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, loadLangGraphProject, loadStoreEmbeddings } from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
-import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createAgentServerApp } from './app';
 import type { AgentServerConfig } from './config';
+import { openDatabase } from './database';
 
 export const AGENT_SERVER_VERSION = '0.1.0';
-
-export function openDatabase(config: AgentServerConfig, logger?: Logger) {
-  return openAgentServerDatabase({
-    url: config.DATABASE_URL,
-    dataDir: serviceDataDir(config.DATA_DIR, 'agent-server'),
-    poolSize: config.DATABASE_POOL_SIZE,
-    logger,
-  });
-}
 
 /**
  * Starts in order: database → graphs (the deployment's langgraph.json) → system assistants → run workers → HTTP.
