@@ -3,7 +3,6 @@ import path from 'node:path';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
-import { openAgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
@@ -14,6 +13,7 @@ import type { Logger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';
 import { createAgentServerApp } from './app';
 import type { AgentServerConfig } from './config';
+import { openDatabase } from './database';
 
 function schemaCacheDir(config: AgentServerConfig): string {
   if (config.GRAPH_SCHEMA_CACHE_DIR) return path.resolve(config.GRAPH_SCHEMA_CACHE_DIR);
@@ -22,15 +22,6 @@ function schemaCacheDir(config: AgentServerConfig): string {
 }
 
 export const AGENT_SERVER_VERSION = '0.1.0';
-
-export function openDatabase(config: AgentServerConfig, logger?: Logger) {
-  return openAgentServerDatabase({
-    url: config.DATABASE_URL,
-    dataDir: serviceDataDir(config.DATA_DIR, 'agent-server'),
-    poolSize: config.DATABASE_POOL_SIZE,
-    logger,
-  });
-}
 
 /**
  * Starts in order: database → graphs (the deployment's langgraph.json) → system assistants → run workers → HTTP.
