@@ -10,9 +10,9 @@ import { systemAssistantId } from './system-assistant-id';
 /** Assistants and their versions in the agent-server database. */
 export interface AssistantRepository {
   find(assistantId: string): Promise<Assistant | null>;
-  /** The assistant, or NotFoundError `Assistant '<id>' not found`. */
+  /** The assistant, or NotFoundError `Assistant not found`. */
   get(assistantId: string): Promise<Assistant>;
-  /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant '<id>' not found`. */
+  /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant not found`. */
   resolve(assistantIdOrGraphId: string): Promise<Assistant>;
   /** Creates the assistant with its version 1, unless its id is taken (then `created` is false and nothing changes). */
   insert(input: NewAssistant): Promise<{ assistant: Assistant; created: boolean }>;
@@ -33,7 +33,8 @@ export interface AssistantRepository {
 
 type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
-const notFound = (assistantId: string) => new NotFoundError(`Assistant '${assistantId}' not found`);
+// Worded as LangGraph's API server words it (the SDK shows it as the error's message); the id is in the request.
+const notFound = (_assistantId: string) => new NotFoundError('Assistant not found');
 const json = (value: unknown) => JSON.stringify(value ?? {});
 
 const SAVE_VERSION = `INSERT INTO assistant_versions (assistant_id, version, graph_id, name, description, config, context, metadata)
@@ -173,7 +174,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
           assistantId,
           version,
         );
-        if (updated === 0) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
+        if (updated === 0) throw new NotFoundError('Assistant version not found');
         return (await lockAssistant(tx, assistantId)) as Assistant;
       });
     },
