@@ -16,6 +16,8 @@ const schema = z
     LANGGRAPH_CONFIG_PATH: z.string().default('langgraph.json'),
     /** JSON `{graph_id: {...config, context}}`: defaults of each graph's system assistant. */
     LANGGRAPH_CONFIG: z.string().optional(),
+    /** This deployment's public URL; runs record it in their checkpoints' metadata (`langgraph_api_url`). */
+    LANGGRAPH_API_URL: url(['http:', 'https:']).optional(),
     /** Runs this replica executes at once. */
     N_JOBS_PER_WORKER: positiveInt(10),
     /** A running run's lease: a replica that stops heartbeating loses its runs after this long. */

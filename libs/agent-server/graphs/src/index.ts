@@ -5,3 +5,4 @@ export { graphSchemas, type GraphSchemas } from './introspection/graph-schemas';
 export type { JsonSchema } from './introspection/annotation-schema';
 export { drawGraph, subgraphSchemas, type GraphDrawing } from './introspection/graph-drawing';
 export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';
+export { LANGGRAPH_VERSION } from './langgraph-version';

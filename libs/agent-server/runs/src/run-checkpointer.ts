@@ -17,9 +17,22 @@ const location = (config: RunnableConfig) => ({
   checkpointId: String(config.configurable?.['checkpoint_id'] ?? ''),
 });
 
+// Where a checkpoint is, not what it is about: kept out of its metadata.
+const LOCATION_KEYS = new Set(['checkpoint_ns', 'checkpoint_id', 'run_id', 'thread_id']);
+
 /**
- * The server's checkpointer as one run sees it: every checkpoint it writes carries the run id in its metadata
- * (a retry on another replica resumes from it; a rollback whose replica died finds it), and every row it writes is
+ * A run's checkpoint metadata as LangGraph's API server writes it: the run config's `configurable` (internal and
+ * location keys left out) and `metadata` (the run's metadata, graph, assistant, attempt, versions), then what
+ * LangGraph wrote (source, step, parents, ...), then the run id. So the history can be searched by a run's metadata.
+ */
+export function runCheckpointMetadata(config: RunnableConfig, metadata: CheckpointMetadata, runId: string): CheckpointMetadata {
+  const configurable = Object.entries(config.configurable ?? {}).filter(([key]) => !key.startsWith('__') && !LOCATION_KEYS.has(key));
+  return { ...Object.fromEntries(configurable), ...config.metadata, ...metadata, run_id: runId } as CheckpointMetadata;
+}
+
+/**
+ * The server's checkpointer as one run sees it: every checkpoint it writes carries the run's metadata and id (a
+ * retry on another replica resumes from it; a rollback whose replica died finds it), and every row it writes is
  * remembered, so a rollback deletes exactly those. Reads and everything else go straight to the saver.
  */
 export class RunCheckpointer extends BaseCheckpointSaver {
@@ -45,8 +58,7 @@ export class RunCheckpointer extends BaseCheckpointSaver {
     const { ns } = location(config);
     this.keys.checkpoints.push({ ns, id: checkpoint.id });
     for (const [channel, version] of Object.entries(newVersions)) this.keys.blobs.push({ ns, channel, version: String(version) });
-    const tagged = { ...metadata, run_id: this.runId } as CheckpointMetadata;
-    return this.track(this.saver.put(config, checkpoint, tagged, newVersions));
+    return this.track(this.saver.put(config, checkpoint, runCheckpointMetadata(config, metadata, this.runId), newVersions));
   }
 
   override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
