@@ -38,11 +38,13 @@ describe('run and checkpoint metadata through the official SDK (one server, Post
     const second = await client.runs.create(thread.thread_id, own.assistant_id, { input: message('b'), config: fast });
     expect(second.metadata).toEqual({ team: 'x', graph_id: 'slow', assistant_id: own.assistant_id, kind: 'chat' });
 
-    // A thread the run creates is named after the run's graph and carries the request's metadata; so is a stateless run's.
+    // A run that creates its thread (stateless, or `if_not_exists: create`) has no thread metadata to take; the thread
+    // is named after the run's graph and carries the request's metadata.
     const stateless = await client.runs.create(null, 'slow', { input: message('c'), config: fast, metadata: { origin: 'solo' } });
-    expect(stateless.metadata).toEqual({ created_by: 'system', graph_id: 'slow', assistant_id: stateless.assistant_id, origin: 'solo' });
+    expect(stateless.metadata).toEqual({ created_by: 'system', origin: 'solo' });
     const newThread = '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d';
     const creating = await client.runs.create(newThread, 'slow', { input: message('d'), config: fast, metadata: { origin: 'new' }, ifNotExists: 'create' });
+    expect(creating.metadata).toEqual({ created_by: 'system', origin: 'new' });
     await client.runs.join(newThread, creating.run_id);
     expect((await client.threads.get(newThread)).metadata).toEqual({ graph_id: 'slow', assistant_id: creating.assistant_id, origin: 'new' });
   });
@@ -75,6 +77,9 @@ describe('run and checkpoint metadata through the official SDK (one server, Post
     const thread = await client.threads.create();
     const paused = await client.runs.wait(thread.thread_id, 'approval', { input: message('ship?') });
     expect(paused).toEqual({ __interrupt__: [{ id: expect.any(String), value: { question: 'Approve?' } }] });
+    // Stopped before a node: no interrupts raised.
+    const before = await client.runs.wait((await client.threads.create()).thread_id, 'slow', { input: message('hold'), config: fast, interruptBefore: ['step2'] });
+    expect(before).toEqual({ __interrupt__: [] });
   });
 
   it('deletes the checkpoints of a deleted run, and the thread shows what is left', async () => {

@@ -12,8 +12,9 @@ export interface NewRun {
   assistantId: string;
   graphId: string;
   /**
-   * The run's metadata is `assistant`'s, then its thread's, then `request`'s (merged in the statement that locks the
-   * thread); it also becomes `kwargs.config.metadata`. A thread the run creates gets `newThread`.
+   * The run's metadata is `assistant`'s, then its thread's (unless the run creates the thread), then `request`'s,
+   * merged in the statement that inserts the run; it also becomes `kwargs.config.metadata`. A thread the run creates
+   * gets `newThread`.
    */
   metadata: { assistant: Record<string, unknown>; request: Record<string, unknown>; newThread: Record<string, unknown> };
   kwargs: RunKwargs;
@@ -43,7 +44,7 @@ export const THREAD_BUSY_MESSAGE = 'Thread is already running a task. Wait for i
 const INSERT_COLUMNS = `run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy, available_at, attempt,
   lease_owner, lease_expires_at, started_at, temporary_thread, created_at, updated_at`;
 
-// The run's metadata from the thread row `t` returned (see NewRun.metadata), into its kwargs' config as well.
+// The run's metadata with `t.metadata`, what the thread row `t` adds (see NewRun.metadata); into its kwargs' config too.
 const MERGED_METADATA = `$5::jsonb || t.metadata || $13::jsonb`;
 const KWARGS = `jsonb_set($6::jsonb, '{config,metadata}', COALESCE($6::jsonb #> '{config,metadata}', '{}'::jsonb) || ${MERGED_METADATA})`;
 
@@ -112,7 +113,7 @@ function record(run: NewRun, row: Returned): RunRecord {
 async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolean): Promise<RunRecord> {
   // A queued run wakes the replicas' claimers (NOTIFY in the same statement: one round trip either way).
   const [row] = await sql.query<Returned>(
-    `WITH t AS (INSERT INTO threads (thread_id, metadata, status) VALUES ($2::uuid, $14::jsonb, 'busy') RETURNING thread_id, metadata),
+    `WITH t AS (INSERT INTO threads (thread_id, metadata, status) VALUES ($2::uuid, $14::jsonb, 'busy') RETURNING thread_id, '{}'::jsonb AS metadata),
      n AS (SELECT pg_notify($15, '') WHERE $4 = 'pending'),
      ins AS (INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED})
      SELECT ins.*, (SELECT count(*) FROM n) AS notified FROM ins`,
@@ -121,15 +122,17 @@ async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolea
   return record(run, row);
 }
 
-async function lockThread(tx: SqlRunner, run: NewRun): Promise<void> {
+/** Locks the run's thread, creating it first with `if_not_exists: create`; says whether it created it. */
+async function lockThread(tx: SqlRunner, run: NewRun): Promise<boolean> {
   const lock = () => tx.query(`SELECT thread_id FROM threads WHERE thread_id = $1::uuid FOR UPDATE`, [run.threadId]);
-  if ((await lock()).length > 0) return;
+  if ((await lock()).length > 0) return false;
   if (run.thread !== 'create') throw threadNotFound(run.threadId);
   await tx.query(`INSERT INTO threads (thread_id, metadata) VALUES ($1::uuid, $2::jsonb) ON CONFLICT (thread_id) DO NOTHING`, [
     run.threadId,
     JSON.stringify(run.metadata.newThread),
   ]);
   await lock();
+  return true;
 }
 
 /**
@@ -142,7 +145,7 @@ export async function insertRun(sql: SqlSession, run: NewRun): Promise<CreatedRu
     return { run: await insertWithNewThread(sql, run, canStart), started: canStart, behindThread: false };
   }
   return sql.transaction(async (tx) => {
-    await lockThread(tx, run);
+    const created = await lockThread(tx, run);
     let inflight = await tx.query<InflightRun>(
       `SELECT run_id::text AS run_id, thread_id::text AS thread_id, status FROM runs
        WHERE thread_id = $1::uuid AND status IN ('pending', 'running') ORDER BY created_at, run_id`,
@@ -158,9 +161,9 @@ export async function insertRun(sql: SqlSession, run: NewRun): Promise<CreatedRu
     const started = canStart && inflight.length === 0;
     const [row] = await tx.query<Returned>(
       `WITH t AS (UPDATE threads SET status = 'busy', metadata = metadata || $14::jsonb, updated_at = now()
-                  WHERE thread_id = $2::uuid RETURNING thread_id, metadata)
+                  WHERE thread_id = $2::uuid RETURNING thread_id, CASE WHEN $15::boolean THEN '{}'::jsonb ELSE metadata END AS metadata)
        INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED}`,
-      [...insertParams(run, started), ranWith(run)],
+      [...insertParams(run, started), ranWith(run), created],
     );
     const behindThread = inflight.length > 0;
     if (!started && !behindThread) await tx.query(`SELECT pg_notify($1, '')`, [RUN_CHANNELS.queue]);

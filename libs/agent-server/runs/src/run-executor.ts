@@ -178,11 +178,12 @@ export class RunExecutor {
       }
     }
     let { status, error } = outcome;
-    // What wait and join answer: the run's last `values` event, which is `{__interrupt__}` when it stopped on one.
+    // What wait and join answer: the run's last `values` event, which is `{__interrupt__}` when it stopped on one
+    // (with no interrupts for `interrupt_before` / `interrupt_after`).
     let output =
       outcome.status === 'error'
         ? JSON.stringify({ __error__: outcome.error })
-        : interrupted && mapper.interrupts.length > 0
+        : interrupted
           ? serializeJson({ __interrupt__: mapper.interrupts })
           : (valuesJson ?? '{}');
     const events = await log.drain();
