@@ -1,14 +1,6 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
-import {
-  BaseCheckpointSaver,
-  type ChannelVersions,
-  type Checkpoint,
-  type CheckpointListOptions,
-  type CheckpointMetadata,
-  type CheckpointTuple,
-  type PendingWrite,
-  WRITES_IDX_MAP,
-} from '@langchain/langgraph-checkpoint';
+import { type BaseCheckpointSaver, type ChannelVersions, type Checkpoint, type CheckpointMetadata, type PendingWrite, WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
+import { DelegatingCheckpointSaver } from '@platform/agent-server-checkpointer';
 import type { CheckpointKeys } from './run-queue.repository';
 
 const location = (config: RunnableConfig) => ({
@@ -35,23 +27,15 @@ export function runCheckpointMetadata(config: RunnableConfig, metadata: Checkpoi
  * retry on another replica resumes from it; a rollback whose replica died finds it), and every row it writes is
  * remembered, so a rollback deletes exactly those. Reads and everything else go straight to the saver.
  */
-export class RunCheckpointer extends BaseCheckpointSaver {
+export class RunCheckpointer extends DelegatingCheckpointSaver {
   private readonly keys: CheckpointKeys = { checkpoints: [], writes: [], blobs: [] };
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly saver: BaseCheckpointSaver,
+    saver: BaseCheckpointSaver,
     private readonly runId: string,
   ) {
-    super(saver.serde);
-  }
-
-  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    return this.saver.getTuple(config);
-  }
-
-  override list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    return this.saver.list(config, options);
+    super(saver);
   }
 
   override put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
@@ -65,14 +49,6 @@ export class RunCheckpointer extends BaseCheckpointSaver {
     const { ns, checkpointId } = location(config);
     writes.forEach(([channel], i) => this.keys.writes.push({ ns, checkpointId, taskId, idx: (WRITES_IDX_MAP as Record<string, number>)[channel] ?? i }));
     return this.track(this.saver.putWrites(config, writes, taskId, taskPath));
-  }
-
-  override deleteThread(threadId: string): Promise<void> {
-    return this.saver.deleteThread(threadId);
-  }
-
-  override getNextVersion(current: number | undefined): number {
-    return this.saver.getNextVersion(current);
   }
 
   /** Waits until no write of this run is in flight (an aborted graph may leave some behind). */
