@@ -5,7 +5,7 @@ import { cancelRuns, settleIdleThreads, type InflightRun } from './run-cancel.sq
 import { RUN_COLUMNS, runColumns, toRunRecord, type RunRow } from './run-rows';
 
 // Worded as LangGraph's API server words them (the SDK shows them as the error's message).
-export const runNotFound = (_runId: string) => new NotFoundError('Run not found');
+export const runNotFound = () => new NotFoundError('Run not found');
 export const threadNotFound = (threadId: string) => new NotFoundError(`Thread with ID ${threadId} not found`);
 export const noAssistantFor = (assistantId: string) =>
   new NotFoundError(`No assistant found for "${assistantId}". Make sure the assistant ID is for a valid assistant or a valid graph ID.`);
@@ -69,7 +69,7 @@ export function createRunRepository(sql: SqlSession): RunRepository {
 
     async get(threadId, runId) {
       const run = await find(runId, threadId);
-      if (!run) throw runNotFound(runId);
+      if (!run) throw runNotFound();
       return run;
     },
 
@@ -92,7 +92,7 @@ export function createRunRepository(sql: SqlSession): RunRepository {
           `SELECT status, kwargs #>> '{config,configurable,graph_id}' AS graph_id FROM runs WHERE run_id = $1::uuid AND thread_id = $2::uuid FOR UPDATE`,
           [runId, threadId],
         );
-        if (!row) throw runNotFound(runId);
+        if (!row) throw runNotFound();
         if (row.status === 'running') throw new ConflictError(`Run '${runId}' is running: cancel it before deleting it`);
         await tx.query(`DELETE FROM run_events WHERE run_id = $1::uuid`, [runId]);
         await tx.query(`DELETE FROM runs WHERE run_id = $1::uuid`, [runId]);

@@ -135,7 +135,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
   let stopping: Promise<void> | undefined;
   const getById = async (runId: string) => {
     const run = await runs.find(runId);
-    if (!run) throw runNotFound(runId);
+    if (!run) throw runNotFound();
     return run;
   };
 
@@ -229,7 +229,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
     async output(run, options) {
       const end = await hub.waitForEnd(run.run_id, options);
-      if (!end) throw runNotFound(run.run_id);
+      if (!end) throw runNotFound();
       return end.output ?? (await runs.threadValues(run.thread_id)) ?? '{}';
     },
   };
