@@ -26,6 +26,8 @@ const schema = z
      * 30 s default is short for a busy replica, and a timed-out extraction is tried again by the next request).
      */
     LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: positiveInt(120_000),
+    /** This deployment's public URL; runs record it in their checkpoints' metadata (`langgraph_api_url`). */
+    LANGGRAPH_API_URL: url(['http:', 'https:']).optional(),
     /** Runs this replica executes at once. */
     N_JOBS_PER_WORKER: positiveInt(10),
     /** A running run's lease: a replica that stops heartbeating loses its runs after this long. */

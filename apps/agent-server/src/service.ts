@@ -84,6 +84,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         shutdownGraceMs: config.RUN_SHUTDOWN_GRACE,
       },
       tracing,
+      apiUrl: config.LANGGRAPH_API_URL,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });

@@ -118,16 +118,24 @@ export function a2aTasks(deps: A2aTaskDeps) {
     return { run: created, userMessage: { ...(message as A2aMessage), kind: 'message', contextId: created.thread_id, taskId: created.run_id } };
   }
 
+  // A run that stopped on an interrupt answers only `{__interrupt__}`: the reply it gave is in its thread's values.
+  async function withThreadValues(record: RunRecord, output: unknown): Promise<unknown> {
+    if (typeof output !== 'object' || output === null || Object.keys(output).join() !== '__interrupt__') return output;
+    const values = (await deps.threads.find(record.thread_id))?.values;
+    return typeof values === 'object' && values !== null ? { ...values, ...output } : output;
+  }
+
   /** The task of a run as it is now; `output` (JSON text) when the caller already has it. */
   async function task(record: RunRecord, options: { userMessage?: A2aMessage; output?: string; historyLength?: number } = {}): Promise<A2aTask> {
     const finished = isFinished(record.status);
     const outputText = options.output ?? (finished ? await deps.runs.output(record).catch(() => 'null') : 'null');
+    const output = JSON.parse(outputText) as unknown;
     const source: TaskSource = {
       runId: record.run_id,
       threadId: record.thread_id,
       status: record.status,
       interrupts: await pendingInterrupts(record),
-      output: JSON.parse(outputText) as unknown,
+      output: await withThreadValues(record, output),
       userMessage: options.userMessage ?? userMessageOf(record),
       timestamp: (record.ended_at ?? record.updated_at).toISOString(),
       historyLength: options.historyLength,

@@ -10,9 +10,9 @@ import { systemAssistantId } from './system-assistant-id';
 /** Assistants and their versions in the agent-server database. */
 export interface AssistantRepository {
   find(assistantId: string): Promise<Assistant | null>;
-  /** The assistant, or NotFoundError `Assistant '<id>' not found`. */
+  /** The assistant, or NotFoundError `Assistant not found`. */
   get(assistantId: string): Promise<Assistant>;
-  /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant '<id>' not found`. */
+  /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant not found`. */
   resolve(assistantIdOrGraphId: string): Promise<Assistant>;
   /** Creates the assistant with its version 1, unless its id is taken (then `created` is false and nothing changes). */
   insert(input: NewAssistant): Promise<{ assistant: Assistant; created: boolean }>;
@@ -33,7 +33,8 @@ export interface AssistantRepository {
 
 type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
-const notFound = (assistantId: string) => new NotFoundError(`Assistant '${assistantId}' not found`);
+// Worded as LangGraph's API server words it (the SDK shows it as the error's message).
+const notFound = () => new NotFoundError('Assistant not found');
 const json = (value: unknown) => JSON.stringify(value ?? {});
 
 const SAVE_VERSION = `INSERT INTO assistant_versions (assistant_id, version, graph_id, name, description, config, context, metadata)
@@ -64,7 +65,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
 
   const get = async (assistantId: string): Promise<Assistant> => {
     const assistant = await find(assistantId);
-    if (!assistant) throw notFound(assistantId);
+    if (!assistant) throw notFound();
     return assistant;
   };
 
@@ -74,7 +75,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
 
     async resolve(assistantIdOrGraphId) {
       const assistant = (await find(assistantIdOrGraphId)) ?? (await find(systemAssistantId(assistantIdOrGraphId)));
-      if (!assistant) throw notFound(assistantIdOrGraphId);
+      if (!assistant) throw notFound();
       return assistant;
     },
 
@@ -112,11 +113,11 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     },
 
     async update(assistantId, changes, options = {}) {
-      if (!isUuid(assistantId)) throw notFound(assistantId);
+      if (!isUuid(assistantId)) throw notFound();
       // The row lock orders concurrent updates, so each gets the next version number.
       return prisma.$transaction(async (tx) => {
         const current = await lockAssistant(tx, assistantId);
-        if (!current) throw notFound(assistantId);
+        if (!current) throw notFound();
         const next = applyChanges(current, changes);
         const { assistant_id: _id, version: _version, created_at: _created, updated_at: _updated, ...before } = current;
         if (options.skipIfUnchanged && sameJson(before, next)) return current;
@@ -138,12 +139,12 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     },
 
     async delete(assistantId) {
-      if (!isUuid(assistantId)) throw notFound(assistantId);
+      if (!isUuid(assistantId)) throw notFound();
       const deleted = await prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe('DELETE FROM assistant_versions WHERE assistant_id = $1::uuid', assistantId);
         return tx.$executeRawUnsafe('DELETE FROM assistants WHERE assistant_id = $1::uuid', assistantId);
       });
-      if (deleted === 0) throw notFound(assistantId);
+      if (deleted === 0) throw notFound();
     },
 
     async versions(assistantId, query) {
@@ -163,9 +164,9 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     },
 
     async setLatest(assistantId, version) {
-      if (!isUuid(assistantId)) throw notFound(assistantId);
+      if (!isUuid(assistantId)) throw notFound();
       return prisma.$transaction(async (tx) => {
-        if (!(await lockAssistant(tx, assistantId))) throw notFound(assistantId);
+        if (!(await lockAssistant(tx, assistantId))) throw notFound();
         const updated = await tx.$executeRawUnsafe(
           `UPDATE assistants a SET graph_id = v.graph_id, name = v.name, description = v.description, config = v.config,
              context = v.context, metadata = v.metadata, version = v.version, updated_at = now()
@@ -173,7 +174,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
           assistantId,
           version,
         );
-        if (updated === 0) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
+        if (updated === 0) throw new NotFoundError('Assistant version not found');
         return (await lockAssistant(tx, assistantId)) as Assistant;
       });
     },

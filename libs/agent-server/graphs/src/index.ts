@@ -9,3 +9,4 @@ export { graphSchema, subgraphSchemas } from './introspection/graph-introspectio
 export { drawGraph, type GraphDrawing } from './introspection/graph-drawing';
 export { createTypeScriptSchemaSource, type TypeScriptSchemaSource, type TypeScriptSchemaSourceOptions } from './introspection/typescript/typescript-schema-source';
 export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';
+export { LANGGRAPH_VERSION } from './langgraph-version';

@@ -7,6 +7,7 @@ export interface RunAssistant {
   graph_id: string;
   config: Record<string, unknown>;
   context?: Record<string, unknown> | null;
+  metadata?: Record<string, unknown> | null;
 }
 
 /** Finds an assistant by id, or the system assistant of a graph id; unknown → NotFoundError. */
@@ -20,6 +21,11 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 function streamModes(requested: RunCreateRequest['stream_mode']): StreamMode[] {
   const modes = requested == null ? [] : Array.isArray(requested) ? requested : [requested];
   return modes.length > 0 ? [...new Set(modes)] : ['values'];
+}
+
+/** The metadata a new thread gets from the run that creates it (stateless, or `if_not_exists: create`). */
+export function newThreadMetadata(assistant: RunAssistant, request: RunCreateRequest): Record<string, unknown> {
+  return { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id, ...asRecord(request.metadata) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
+import { NotFoundError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { Notifications, SqlSession } from '@platform/prisma';
 import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
@@ -8,7 +9,7 @@ import { insertRun } from './run-create.sql';
 import { createRunEventRepository } from './run-events.repository';
 import { RunExecutor } from './run-executor';
 import { cachedAssistantResolver } from './cached-assistant-resolver';
-import { buildRunKwargs, type AssistantResolver } from './run-kwargs';
+import { buildRunKwargs, newThreadMetadata, type AssistantResolver } from './run-kwargs';
 import { createRunQueueRepository } from './run-queue.repository';
 import type { RunCreateRequest } from './run-request.schema';
 import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
@@ -17,7 +18,7 @@ import { RunSweeper } from './run-sweeper';
 import { createRunTracing, type RunTracingOptions } from './run-tracing';
 import { createWebhookSender } from './run-webhook';
 import { RunWorker } from './run-worker';
-import { createRunRepository, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
+import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
 import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
 import { uuid7 } from './uuid7';
 
@@ -52,6 +53,8 @@ export interface RunServiceDeps {
   tracing?: RunTracingOptions;
   /** This replica's lease owner id (default: a fresh one). */
   owner?: string;
+  /** This deployment's public URL, recorded in checkpoint metadata (`langgraph_api_url`). */
+  apiUrl?: string;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -104,6 +107,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
     webhook: createWebhookSender(logger),
+    apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({
     queue,
@@ -133,7 +137,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
   let stopping: Promise<void> | undefined;
   const getById = async (runId: string) => {
     const run = await runs.find(runId);
-    if (!run) throw runNotFound(runId);
+    if (!run) throw runNotFound();
     return run;
   };
 
@@ -157,7 +161,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
     },
 
     async create(target, request) {
-      const assistant = await assistants.resolve(request.assistant_id);
+      const assistant = await assistants.resolve(request.assistant_id).catch((err: unknown) => {
+        throw err instanceof NotFoundError ? noAssistantFor(request.assistant_id) : err;
+      });
       const stateless = target.threadId === null;
       const temporary = stateless && (request.on_completion ?? 'delete') === 'delete';
       const threadId = target.threadId ?? randomUUID();
@@ -171,7 +177,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
           threadId,
           assistantId: assistant.assistant_id,
           graphId: assistant.graph_id,
-          metadata: request.metadata ?? {},
+          metadata: { assistant: assistant.metadata ?? {}, request: request.metadata ?? {}, newThread: newThreadMetadata(assistant, request) },
           kwargs: buildRunKwargs(assistant, request, { runId, threadId, temporary }),
           configs: { assistant: assistant.config, request: request.config ?? {} },
           multitaskStrategy: request.multitask_strategy ?? 'enqueue',
@@ -196,7 +202,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     get: (threadId, runId) => runs.get(threadId, runId),
     getById,
     list: (threadId, query) => runs.list(threadId, query),
-    delete: (threadId, runId) => runs.delete(threadId, runId),
+    async delete(threadId, runId) {
+      const graphId = await runs.delete(threadId, runId);
+      // Its checkpoints went with it: the thread's cached values and status follow what is left.
+      if (graphId) await executor.refreshThread(threadId, graphId);
+    },
 
     async cancel(threadId, runId, { action, wait }) {
       const run = threadId ? await runs.get(threadId, runId) : await getById(runId);
@@ -223,7 +233,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
     async output(run, options) {
       const end = await hub.waitForEnd(run.run_id, options);
-      if (!end) throw runNotFound(run.run_id);
+      if (!end) throw runNotFound();
       return end.output ?? (await runs.threadValues(run.thread_id)) ?? '{}';
     },
   };

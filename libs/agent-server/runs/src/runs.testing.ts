@@ -76,7 +76,7 @@ export function addRun(db: AgentServerDatabase, threadId: string, overrides: Par
     threadId,
     assistantId: randomUUID(),
     graphId: 'g',
-    metadata: {},
+    metadata: { assistant: {}, request: {}, newThread: {} },
     kwargs: testKwargs(),
     configs: { assistant: {}, request: {} },
     multitaskStrategy: 'enqueue',

@@ -37,8 +37,9 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     expect(Date.parse(patched.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
 
     const missing = randomUUID();
-    await expect(fx.threads.get(missing)).rejects.toThrow(new NotFoundError(`Thread '${missing}' not found`));
-    await expect(fx.threads.patch(missing, { metadata: {} })).rejects.toThrow(NotFoundError);
+    // Worded as LangGraph's API server words them.
+    await expect(fx.threads.get(missing)).rejects.toThrow(new NotFoundError(`Thread with ID ${missing} not found`));
+    await expect(fx.threads.patch(missing, { metadata: {} })).rejects.toThrow(new NotFoundError('Thread not found'));
     expect(await fx.threads.find(missing)).toBeNull();
   });
 
@@ -123,7 +124,8 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
 
     const copy = await fx.threads.copy(source.thread_id);
     expect(copy.thread_id).not.toBe(source.thread_id);
-    expect(copy.metadata).toEqual({ graph_id: 'chat', owner: 'ann' });
+    // The copy's metadata names the copy, as LangGraph's API server writes it.
+    expect(copy.metadata).toEqual({ graph_id: 'chat', owner: 'ann', thread_id: copy.thread_id });
     expect(copy.status).toBe('idle');
     expect(copy.values).toEqual((await fx.threads.get(source.thread_id)).values);
 

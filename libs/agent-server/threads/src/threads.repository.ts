@@ -9,7 +9,7 @@ import { countThreadsSql, searchThreadsSql } from './thread-search.query';
 
 /** Threads in the agent-server database. Thread ids are UUIDs; any spelling of one finds the thread. */
 export interface ThreadRepository {
-  /** The thread, or NotFoundError `Thread '<id>' not found`. */
+  /** The thread, or NotFoundError `Thread with ID <id> not found`. */
   get(threadId: string): Promise<Thread>;
   find(threadId: string): Promise<Thread | null>;
   /** Creates a thread (a new id when none is given); with `if_exists: raise` (default) a taken id is a ConflictError. */
@@ -34,7 +34,10 @@ export interface ThreadRepository {
   saveState(threadId: string, state: { values: unknown; interrupts: Record<string, ThreadInterrupt[]>; status?: ThreadStatus }): Promise<void>;
 }
 
-const notFound = (threadId: string) => new NotFoundError(`Thread '${threadId}' not found`);
+// Worded as LangGraph's API server words them (the SDK shows them as the error's message): reads and deletes name
+// the thread, other writes do not.
+const notFound = (threadId: string) => new NotFoundError(`Thread with ID ${threadId} not found`);
+const writeNotFound = () => new NotFoundError('Thread not found');
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
 
@@ -59,7 +62,7 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
       threadId,
       json(input.metadata ?? {}),
     );
-    if (inserted === 0 && (input.if_exists ?? 'raise') === 'raise') throw new ConflictError(`Thread '${threadId}' already exists`);
+    if (inserted === 0 && (input.if_exists ?? 'raise') === 'raise') throw new ConflictError('Thread already exists');
     return { thread: await get(threadId), created: inserted > 0 };
   };
 
@@ -86,7 +89,7 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
         threadId,
         json(changes.metadata ?? {}),
       );
-      if (updated === 0) throw notFound(threadId);
+      if (updated === 0) throw writeNotFound();
       return get(threadId);
     },
 
@@ -117,13 +120,13 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
         await copyThreadRows((text, ...params) => tx.$executeRawUnsafe(text, ...params), source.thread_id, copyId);
         return true;
       });
-      if (!copied) throw notFound(threadId);
+      if (!copied) throw writeNotFound();
       return get(copyId);
     },
 
     async setStatus(threadId, status) {
       if ((await sql('UPDATE threads SET status = $2, updated_at = now() WHERE thread_id = $1::uuid', threadId, status)) === 0) {
-        throw notFound(threadId);
+        throw writeNotFound();
       }
     },
 
@@ -137,7 +140,7 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
         storableJson(state.interrupts ?? null),
         state.status ?? null,
       );
-      if (updated === 0) throw notFound(threadId);
+      if (updated === 0) throw writeNotFound();
     },
   };
 }
