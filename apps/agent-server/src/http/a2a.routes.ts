@@ -4,8 +4,8 @@ import type { AssistantRepository } from '@platform/agent-server-assistants';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
-import { parseRequest, requestContext } from '@platform/http-server';
-import { agentCard, publicBaseUrl } from './a2a-card';
+import { parseRequest, publicBaseUrlOf, requestContext } from '@platform/http-server';
+import { agentCard } from './a2a-card';
 import { A2A_ERRORS, toA2aError } from './a2a-errors';
 import { streamA2aTask } from './a2a-stream';
 import { jsonWhenDone } from './run-responses';
@@ -78,7 +78,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
   router.get('/.well-known/agent-card.json', async (req, res) => {
     const { assistant_id } = parseRequest(agentRef, req.query, 'query');
     const assistant = await deps.assistants.resolve(assistant_id);
-    const baseUrl = publicBaseUrl((name) => req.get(name), { protocol: req.protocol, host: req.get('host') });
+    const baseUrl = publicBaseUrlOf(req);
     res.json(agentCard(assistant, { baseUrl, version: deps.version, graphDescription: deps.registry.description(assistant.graph_id) }));
   });
 
