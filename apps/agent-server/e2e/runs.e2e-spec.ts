@@ -4,7 +4,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { receiveWebhooks } from '../src/http/agent-server.testing';
+import { fetchWithHeaders, receiveWebhooks } from '../src/http/agent-server.testing';
 import {
   contents,
   deploymentFetch,
@@ -334,11 +334,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
     });
 
     it('talks A2A 1.0 with the 1.x client in its default mode, through the gateway', async () => {
-      const fetchImpl: typeof fetch = (input, init) => {
-        const headers = new Headers(init?.headers);
-        for (const [name, value] of Object.entries(apiHeaders())) headers.set(name, value);
-        return fetch(input, { ...init, headers });
-      };
+      const fetchImpl = fetchWithHeaders(apiHeaders());
       const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } = a2aV1;
       const factory = new ClientFactory(
         ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Client as A2aClient } from 'a2a-js-sdk-v1/client' with { 'resolution-mode': 'import' };
 import type { RunningService } from '@platform/http-server';
-import { startTestAgentServer, type TestAgentServer } from './agent-server.testing';
+import { fetchWithHeaders, startTestAgentServer, type TestAgentServer } from './agent-server.testing';
 
 // The SDK (1.x, installed as `a2a-js-sdk-v1` beside the 0.3 one) is an ES module with CommonJS builds; its `exports`
 // give TypeScript only the ESM types.
@@ -67,11 +67,7 @@ describe('A2A 1.0 through the official A2A client (1.x, default mode)', () => {
     server = running.server;
     headers = running.headers;
     // The gateway would add the signed identity headers; the client's own headers (A2A-Version) stay as they are.
-    fetchImpl = (input, init) => {
-      const merged = new Headers(init?.headers);
-      for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-      return fetch(input, { ...init, headers: merged });
-    };
+    fetchImpl = fetchWithHeaders(headers);
     factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory({ fetchImpl })],
