@@ -7,7 +7,7 @@ import { streamA2aTask } from './a2a-stream';
 import type { A2aTasks } from './a2a-tasks';
 import { toV1StreamResponse } from './a2a-v1.mapping';
 import { toV1Error } from './a2a-v1-errors';
-import { V1_METHODS, V1_PUSH_NOTIFICATION_METHODS, V1_STREAM_METHODS, parseSendMessage, subscribableRun } from './a2a-v1.methods';
+import { V1_METHODS, V1_PUSH_NOTIFICATION_METHODS, V1_STREAM_METHODS, startV1Task, subscribableRun } from './a2a-v1.methods';
 import { JSON_RPC, JsonRpcError, rpcError, rpcResult, type JsonRpcRequest } from './json-rpc';
 import { jsonWhenDone } from './run-responses';
 
@@ -40,9 +40,8 @@ export function a2aV1Handler(deps: A2aV1HandlerDeps) {
       encodeError: toV1Error,
       begin: async () => {
         if (request.method === 'SubscribeToTask') return { run: await subscribableRun(ctx, assistantId, request.params) };
-        const assistant = await deps.tasks.agent(assistantId);
-        const params = parseSendMessage(request.params, request.method);
-        return { ...(await deps.tasks.start(assistant, params)), historyLength: params.configuration?.historyLength };
+        const { run, userMessage, configuration } = await startV1Task(ctx, assistantId, request.params, request.method);
+        return { run, userMessage, historyLength: configuration?.historyLength };
       },
     });
 

@@ -1,4 +1,5 @@
-import type { RunSearchCursor, RunSearchQuery, RunService } from '@platform/agent-server-runs';
+import type { Assistant } from '@platform/agent-server-assistants';
+import type { RunRecord, RunSearchCursor, RunSearchQuery, RunService } from '@platform/agent-server-runs';
 import { isUuid } from '@platform/ids';
 import { A2A_ERRORS, invalidParams } from './a2a-errors';
 import { isTerminal } from './a2a-task';
@@ -43,19 +44,33 @@ export function toSendParams(params: V1SendMessageParams): MessageSendParams {
   };
 }
 
-export const parseSendMessage = (params: unknown, method: string) => toSendParams(parseJsonRpcParams(v1SendMessageSchema, params ?? {}, method));
+const parseSendMessage = (params: unknown, method: string) => toSendParams(parseJsonRpcParams(v1SendMessageSchema, params ?? {}, method));
 
-/** The task a `SubscribeToTask` follows: one still going (or waiting for input); a finished one is refused. */
-export async function subscribableRun(ctx: A2aV1Context, assistantId: string, params: unknown) {
-  const assistant = await ctx.tasks.agent(assistantId);
-  const run = await ctx.tasks.run(assistant, parseJsonRpcParams(v1TaskIdSchema, params ?? {}, 'SubscribeToTask').id);
+/** The run of a task that has not ended (it may wait for input); UnsupportedOperationError for one that did. */
+async function openRun(ctx: A2aV1Context, assistant: Assistant, taskId: string, doing: string): Promise<RunRecord> {
+  const run = await ctx.tasks.run(assistant, taskId);
   const state = (await ctx.tasks.task(run, { historyLength: 0 })).status.state;
   if (isTerminal(state)) {
-    throw new JsonRpcError(A2A_ERRORS.UNSUPPORTED_OPERATION, `Task ${run.run_id} is in a terminal state (${state}): there is nothing to subscribe to`, {
-      taskId: run.run_id,
-    });
+    throw new JsonRpcError(A2A_ERRORS.UNSUPPORTED_OPERATION, `Task ${run.run_id} is in a terminal state (${state}): cannot ${doing}`, { taskId: run.run_id });
   }
   return run;
+}
+
+/** The task a `SubscribeToTask` follows. */
+export async function subscribableRun(ctx: A2aV1Context, assistantId: string, params: unknown): Promise<RunRecord> {
+  const assistant = await ctx.tasks.agent(assistantId);
+  return openRun(ctx, assistant, parseJsonRpcParams(v1TaskIdSchema, params ?? {}, 'SubscribeToTask').id, 'subscribe to it');
+}
+
+/**
+ * Starts the task a `SendMessage` or `SendStreamingMessage` asks for. In 1.0 a task that ended takes no more
+ * messages (0.3 started a new task on its context); a new task of the same context is sent without `taskId`.
+ */
+export async function startV1Task(ctx: A2aV1Context, assistantId: string, params: unknown, method: string) {
+  const assistant = await ctx.tasks.agent(assistantId);
+  const parsed = parseSendMessage(params, method);
+  if (parsed.message.taskId !== undefined) await openRun(ctx, assistant, parsed.message.taskId, 'send it a message');
+  return { ...(await ctx.tasks.start(assistant, parsed)), configuration: parsed.configuration };
 }
 
 // Which runs a task state is: run statuses, and for `success`, whether the run left its thread waiting for input.
@@ -117,12 +132,11 @@ const withTask = (task: A2aV1Task): A2aV1StreamResponse => ({ task });
 
 /** The A2A 1.0 methods answered with one JSON-RPC response (`SendStreamingMessage` and `SubscribeToTask` stream). */
 export const V1_METHODS: Record<string, V1Method> = {
-  SendMessage: async ({ tasks }, assistantId, params) => {
-    const assistant = await tasks.agent(assistantId);
-    const parsed = parseSendMessage(params, 'SendMessage');
-    const { run, userMessage } = await tasks.start(assistant, parsed);
-    const historyLength = parsed.configuration?.historyLength;
-    const task = parsed.configuration?.blocking === false ? await tasks.task(run, { userMessage, historyLength }) : await tasks.settle(run, userMessage, historyLength);
+  SendMessage: async (ctx, assistantId, params) => {
+    const { run, userMessage, configuration } = await startV1Task(ctx, assistantId, params, 'SendMessage');
+    const historyLength = configuration?.historyLength;
+    const { tasks } = ctx;
+    const task = configuration?.blocking === false ? await tasks.task(run, { userMessage, historyLength }) : await tasks.settle(run, userMessage, historyLength);
     return withTask(toV1Task(task));
   },
   GetTask: async ({ tasks }, assistantId, params) => {

@@ -160,6 +160,11 @@ describe('A2A 1.0 through the official A2A client (1.x, default mode)', () => {
     expect(paused.status.message?.parts).toEqual([{ text: 'Approve?' }, { data: { question: 'Approve?' }, mediaType: 'application/json' }]);
     const resumed = json(await approval.sendMessage(userMessage('yes', { taskId: paused.id, contextId: paused.contextId })));
     expect(resumed).toMatchObject({ contextId: paused.contextId, status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'answer: yes' }] }] });
+    // A task that ended takes no more messages; its context does, as a new task.
+    await expect(approval.sendMessage(userMessage('again', { taskId: resumed.id }))).rejects.toMatchObject({ name: 'UnsupportedOperationError', envelopeCode: -32004 });
+    await expect(collect(approval.sendMessageStream(userMessage('again', { taskId: resumed.id })))).rejects.toThrow(/terminal state.*Code: -32004/);
+    const next = json(await approval.sendMessage(userMessage('next?', { contextId: paused.contextId })));
+    expect(next).toMatchObject({ contextId: paused.contextId, status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
   });
 
   it('reports a failing graph as a failed task, and cancels a working one', async () => {

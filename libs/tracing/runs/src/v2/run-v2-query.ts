@@ -22,8 +22,8 @@ interface V2QueryBody {
 const micros = (iso: string) => isoToMicros(iso);
 
 /**
- * The start-time window of a query, epoch microseconds: `min_start_time` (default a day before now) to
- * `max_start_time` (default now). A window that ends before it starts is a 422.
+ * The start-time window of a query, epoch microseconds: `min_start_time` to `max_start_time` (default now); without
+ * `min_start_time`, the day before the window's end. A window that ends before it starts is a 422.
  */
 export function startWindow(
   body: Pick<V2QueryBody, 'min_start_time' | 'max_start_time'>,
