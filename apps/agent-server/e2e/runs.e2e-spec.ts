@@ -4,7 +4,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { receiveWebhooks } from '../src/http/agent-server.testing';
+import { fetchWithHeaders, receiveWebhooks } from '../src/http/agent-server.testing';
 import {
   contents,
   deploymentFetch,
@@ -17,8 +17,11 @@ import {
   collect,
 } from './agent-server.e2e-helpers';
 
-// The A2A SDK is an ES module with a CommonJS build; its `exports` give TypeScript only the ESM types.
+// The A2A SDKs (0.3, and 1.x as `a2a-js-sdk-v1`) are ES modules with CommonJS builds; their `exports` give TypeScript
+// only the ESM types.
 const { A2AClient } = require('@a2a-js/sdk/client') as typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' } });
+const a2aV1 = require('a2a-js-sdk-v1/client') as typeof import('a2a-js-sdk-v1/client', { with: { 'resolution-mode': 'import' } });
+const a2aV1Types = require('a2a-js-sdk-v1') as typeof import('a2a-js-sdk-v1', { with: { 'resolution-mode': 'import' } });
 
 // Deployments are routed by the control plane's table, which the tests write to: Postgres only.
 describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent server runs through the gateway (SDK)', () => {
@@ -327,6 +330,30 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
       expect(task.artifacts?.[0]?.parts[0]?.text).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
       // The context is the thread: the REST API shows the same conversation.
+      expect(contents((await client.threads.getState(task.contextId)).values).at(-1)).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
+    });
+
+    it('talks A2A 1.0 with the 1.x client in its default mode, through the gateway', async () => {
+      const fetchImpl = fetchWithHeaders(apiHeaders());
+      const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } = a2aV1;
+      const factory = new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory({ fetchImpl })],
+          cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+        }),
+      );
+      const a2a = await factory.createFromUrl(`${deploymentUrl}/.well-known/agent-card.json?assistant_id=agent`, '');
+      expect(a2a.protocolVersion).toBe('1.0');
+      const card = await a2a.getAgentCard();
+      expect(card.supportedInterfaces[0]).toMatchObject({ protocolBinding: 'JSONRPC', protocolVersion: '1.0', url: expect.stringMatching(new RegExp(`^${deploymentUrl}/a2a/`)) });
+      const request = a2aV1Types.SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'What is 2 + 3 * 4?' }] } });
+      const task = a2aV1Types.Task.toJSON((await a2a.sendMessage(request)) as ReturnType<typeof a2aV1Types.Task.fromJSON>) as {
+        contextId: string;
+        status: { state: string };
+        artifacts?: { parts: { text?: string }[] }[];
+      };
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(task.artifacts?.[0]?.parts[0]?.text).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
       expect(contents((await client.threads.getState(task.contextId)).values).at(-1)).toBe('The calculator worked it out: 2 + 3 * 4 = 14');
     });
 

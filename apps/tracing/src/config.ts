@@ -13,6 +13,10 @@ const schema = z.object({
   INGEST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(67_108_864),
   /** Ingest batches written to the database at once by one replica. */
   INGEST_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** Largest run attachment (kept in the database); a larger one is refused with 413. At most the ingest body limit. */
+  ATTACHMENT_MAX_BYTES: z.coerce.number().int().positive().max(1_073_741_823).default(20_971_520),
+  /** How long a signed attachment download link works, in seconds. */
+  ATTACHMENT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
 });
 
 export type TracingConfig = z.infer<typeof schema>;

@@ -6,13 +6,25 @@ import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-
 import type { Logger } from '@platform/logging';
 import { openTracingDatabase } from '@platform/tracing-data-access';
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { IngestRuns, PrismaRunQueryRepository, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
+import {
+  AttachmentLinks,
+  IngestRuns,
+  PrismaRunQueryRepository,
+  RunAttachmentsRepository,
+  RunsRepository,
+  prismaIngestSql,
+} from '@platform/tracing-runs';
 import { createTracingApp } from './app';
 import type { TracingConfig } from './config';
 import { runsHandlers } from './grpc/runs.handlers';
-import { runsQueryRoutes } from './http/runs-query.routes';
 
-export const TRACING_VERSION = '0.1.0';
+/**
+ * The LangSmith version announced in `/info`. The `langsmith` SDK warns that the backend is too old for its resource
+ * API (`client.runs`, `client.traces`) below 0.16.0; those reads are served here (`/api/v2`). Resources that need
+ * more (sessions.resolve, 0.18; annotation queue items, 0.16.14) are not served, and the SDK's warning for them
+ * would not be wrong.
+ */
+export const TRACING_VERSION = '0.16.0';
 
 export function openDatabase(config: TracingConfig, logger?: Logger) {
   return openTracingDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'tracing'), logger });
@@ -51,11 +63,14 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       projects,
       ingest,
       runs,
+      queries: new PrismaRunQueryRepository(db.prisma),
+      attachments: new RunAttachmentsRepository(ingestSql),
+      links: new AttachmentLinks({ secret: config.INTERNAL_SECRET, ttlSeconds: config.ATTACHMENT_URL_TTL_SECONDS }),
       version: TRACING_VERSION,
       batchSizeLimitBytes: config.BATCH_SIZE_LIMIT_BYTES,
       batchSizeLimit: config.BATCH_SIZE_LIMIT,
       maxBodyBytes: config.INGEST_MAX_BODY_BYTES,
-      extraRoutes: [runsQueryRoutes(new PrismaRunQueryRepository(db.prisma))],
+      maxAttachmentBytes: Math.min(config.ATTACHMENT_MAX_BYTES, config.INGEST_MAX_BODY_BYTES),
       readiness: { database: () => db.ready() },
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());

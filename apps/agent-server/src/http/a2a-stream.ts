@@ -6,7 +6,7 @@ import { toA2aError } from './a2a-errors';
 import { isAi, messagesOf, textOf, type StateMessage } from './a2a-task';
 import type { A2aTasks } from './a2a-tasks';
 import type { A2aMessage, A2aStreamEvent, A2aTaskStatus } from './a2a.types';
-import { rpcError, rpcResult, type JsonRpcId } from './json-rpc';
+import { rpcError, rpcResult, type JsonRpcErrorObject, type JsonRpcId } from './json-rpc';
 import { SseWriter } from './sse';
 
 export interface A2aStreamOptions {
@@ -18,6 +18,9 @@ export interface A2aStreamOptions {
   threads: ThreadRepository;
   /** Finds or starts the run to follow; what it throws is answered as an error event. */
   begin: () => Promise<{ run: RunRecord; userMessage?: A2aMessage; historyLength?: number }>;
+  /** How events and errors go on the wire (default: as A2A 0.3 has them). */
+  encodeEvent?: (event: A2aStreamEvent) => unknown;
+  encodeError?: (error: JsonRpcErrorObject) => JsonRpcErrorObject;
 }
 
 const idsOf = (values: unknown) => new Set(messagesOf(values).flatMap((m) => (typeof m.id === 'string' ? [m.id] : [])));
@@ -38,7 +41,8 @@ function progressText(message: StateMessage): string | undefined {
  */
 export async function streamA2aTask(res: Response, options: A2aStreamOptions): Promise<void> {
   const sse = new SseWriter(res, options.heartbeatMs);
-  const send = (result: A2aStreamEvent) => sse.send({ event: 'message', data: JSON.stringify(rpcResult(options.requestId, result)) });
+  const { encodeEvent = (event) => event, encodeError = (error) => error } = options;
+  const send = (result: A2aStreamEvent) => sse.send({ event: 'message', data: JSON.stringify(rpcResult(options.requestId, encodeEvent(result))) });
   let closeSubscription: (() => void) | undefined;
   res.on('close', () => closeSubscription?.());
   sse.open();
@@ -84,7 +88,7 @@ export async function streamA2aTask(res: Response, options: A2aStreamOptions): P
     const error = toA2aError(err);
     if (error.internal) options.logger.error({ err }, 'A2A stream failed');
     const { internal: _internal, ...body } = error;
-    await sse.send({ event: 'error', data: JSON.stringify(rpcError(options.requestId, body)) });
+    await sse.send({ event: 'error', data: JSON.stringify(rpcError(options.requestId, encodeError(body))) });
   } finally {
     closeSubscription?.();
     sse.end();

@@ -4,13 +4,16 @@ import type { AssistantRepository } from '@platform/agent-server-assistants';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
-import { parseRequest, requestContext } from '@platform/http-server';
-import { agentCard, publicBaseUrl } from './a2a-card';
+import { parseRequest, publicBaseUrlOf, requestContext } from '@platform/http-server';
 import { A2A_ERRORS, toA2aError } from './a2a-errors';
 import { streamA2aTask } from './a2a-stream';
 import { jsonWhenDone } from './run-responses';
 import { a2aTasks, type A2aTasks } from './a2a-tasks';
 import { messageSendParamsSchema, taskIdParamsSchema, taskQueryParamsSchema } from './a2a.schemas';
+import { agentCardV03, agentCardV1 } from './a2a-v1-card';
+import { toV1Error, versionNotSupported } from './a2a-v1-errors';
+import { a2aV1Handler } from './a2a-v1.handler';
+import { A2A_VERSION_HEADER, a2aVersionOf } from './a2a-version';
 import { JSON_RPC, JsonRpcError, parseJsonRpcParams, readJsonRpcRequest, rpcError, rpcResult, sendJsonRpc, type JsonRpcRequest } from './json-rpc';
 
 export interface A2aRoutesDeps {
@@ -65,21 +68,25 @@ const PUSH_NOTIFICATION_METHODS = new Set([
 ]);
 
 /**
- * A2A (protocol 0.3.0, JSON-RPC transport) for every assistant: `POST /a2a/{assistant_id}` takes `message/send`,
- * `message/stream` (SSE), `tasks/get`, `tasks/cancel` and `tasks/resubscribe`; `GET /.well-known/agent-card.json
- * ?assistant_id=` describes the agent. A task is a run, its context the run's thread.
+ * A2A (JSON-RPC transport) for every assistant: `POST /a2a/{assistant_id}` takes protocol 0.3.0 (`message/send`,
+ * `message/stream` (SSE), `tasks/get`, `tasks/cancel`, `tasks/resubscribe`) and, from requests with an
+ * `A2A-Version: 1.x` header, protocol 1.0 (a2a-v1.handler.ts); `GET /.well-known/agent-card.json?assistant_id=`
+ * describes the agent in the shape of the version asked for (no header: 0.3, listing both interfaces). A task is a
+ * run, its context the run's thread.
  */
 export function a2aRoutes(deps: A2aRoutesDeps): Router {
   const router = Router();
   const tasks = a2aTasks({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, threads: deps.threads.threads });
   const heartbeatMs = deps.sseHeartbeatMs ?? 15_000;
   const keepAliveMs = deps.waitKeepAliveMs ?? 30_000;
+  const v1 = a2aV1Handler({ tasks, runs: deps.runs, threads: deps.threads.threads, heartbeatMs, keepAliveMs });
 
   router.get('/.well-known/agent-card.json', async (req, res) => {
     const { assistant_id } = parseRequest(agentRef, req.query, 'query');
     const assistant = await deps.assistants.resolve(assistant_id);
-    const baseUrl = publicBaseUrl((name) => req.get(name), { protocol: req.protocol, host: req.get('host') });
-    res.json(agentCard(assistant, { baseUrl, version: deps.version, graphDescription: deps.registry.description(assistant.graph_id) }));
+    const options = { baseUrl: publicBaseUrlOf(req), version: deps.version, graphDescription: deps.registry.description(assistant.graph_id) };
+    res.vary(A2A_VERSION_HEADER);
+    res.json(a2aVersionOf(req.get(A2A_VERSION_HEADER)) === '0.3' ? agentCardV03(assistant, options) : agentCardV1(assistant, options));
   });
 
   const stream = (res: Response, request: JsonRpcRequest, assistantId: string) =>
@@ -105,6 +112,9 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
     if ('error' in read) return sendJsonRpc(res, read.error);
     const { request } = read;
     const { assistant_id } = parseRequest(agentRef, req.params, 'path');
+    const version = a2aVersionOf(req.get(A2A_VERSION_HEADER));
+    if (version === undefined) return sendJsonRpc(res, rpcError(request.id ?? null, toV1Error(versionNotSupported(req.get(A2A_VERSION_HEADER) ?? '').toObject())));
+    if (version === '1.0') return v1(res, request, assistant_id);
     if (request.method === 'message/stream' || request.method === 'tasks/resubscribe') return stream(res, request, assistant_id);
 
     const id = request.id ?? null;

@@ -75,3 +75,12 @@ export async function receiveWebhooks(): Promise<{ url: string; received: Record
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => server.close() };
 }
+
+/** `fetch` that sets these headers on every request (what the gateway adds), keeping the caller's others. */
+export function fetchWithHeaders(headers: Record<string, string>): typeof fetch {
+  return (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return fetch(input, { ...init, headers: merged });
+  };
+}

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { tenantOf } from '@platform/http-server';
+import { publicBaseUrlOf, tenantOf } from '@platform/http-server';
 import {
   batchFromJson,
   createFromJson,
@@ -10,6 +10,8 @@ import {
   readAll,
   runIdFromPath,
   updateFromJson,
+  withS3Urls,
+  type AttachmentUrlDeps,
   type IngestRuns,
   type RunReader,
 } from '@platform/tracing-runs';
@@ -17,8 +19,12 @@ import {
 export interface RunsIngestOptions {
   ingest: IngestRuns;
   runs: RunReader;
+  /** Links to a run's attachments in `GET /runs/{id}`. */
+  attachments: AttachmentUrlDeps;
   /** Largest request body, as sent and once decoded (413 beyond). */
   maxBodyBytes: number;
+  /** Largest attachment (413 beyond). */
+  maxAttachmentBytes: number;
 }
 
 /** The request body, decoded from its Content-Encoding (gzip, zstd, ...) and size-limited. */
@@ -49,17 +55,17 @@ async function readingBody<T>(req: Request, res: Response, read: () => Promise<T
 
 /**
  * Run ingestion as the `langsmith` SDK calls it (mount at `/api/v1`, before any JSON body parser: these routes read
- * their own bodies, streamed and decoded): `POST /runs/multipart`, `POST /runs/batch`, `POST /runs`,
- * `PATCH /runs/{id}` (all 202 `{}`), and `GET /runs/{id}`.
+ * their own bodies, streamed and decoded): `POST /runs/multipart` (runs, feedback and attachments), `POST /runs/batch`,
+ * `POST /runs`, `PATCH /runs/{id}` (all 202 `{}`), and `GET /runs/{id}` (with links to its attachments in `s3_urls`).
  */
 export function runsIngestRoutes(options: RunsIngestOptions): Router {
-  const { ingest, maxBodyBytes } = options;
+  const { ingest, maxBodyBytes, maxAttachmentBytes } = options;
   const router = Router();
 
   router.post('/runs/multipart', async (req, res) => {
     const tenantId = tenantOf(res);
     const batch = await readingBody(req, res, () =>
-      parseMultipartBatch(bodyOf(req, maxBodyBytes), req.headers['content-type'], { maxPartBytes: maxBodyBytes }),
+      parseMultipartBatch(bodyOf(req, maxBodyBytes), req.headers['content-type'], { maxPartBytes: maxBodyBytes, maxAttachmentBytes }),
     );
     await ingest.ingest(tenantId, batch);
     res.status(202).json({});
@@ -89,7 +95,9 @@ export function runsIngestRoutes(options: RunsIngestOptions): Router {
   });
 
   router.get('/runs/:runId', async (req, res) => {
-    res.json(await getRun(options.runs, tenantOf(res), req.params.runId));
+    const tenantId = tenantOf(res);
+    const [run] = await withS3Urls(options.attachments, tenantId, [await getRun(options.runs, tenantId, req.params.runId)], publicBaseUrlOf(req));
+    res.json(run);
   });
   return router;
 }

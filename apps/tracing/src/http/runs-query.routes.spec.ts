@@ -6,7 +6,7 @@ import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platfor
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaRunQueryRepository } from '@platform/tracing-runs';
+import { AttachmentLinks, PrismaRunQueryRepository, RunAttachmentsRepository, prismaIngestSql } from '@platform/tracing-runs';
 import { runsQueryRoutes } from './runs-query.routes';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
@@ -64,7 +64,10 @@ describe('runs query routes', () => {
       service: 'tracing',
       logger: silentLogger,
       identity: { secret },
-      routes: (a) => a.use('/api/v1', runsQueryRoutes(new PrismaRunQueryRepository(db.prisma))),
+      routes: (a) => {
+        const attachments = { attachments: new RunAttachmentsRepository(prismaIngestSql(db.prisma)), links: new AttachmentLinks({ secret, ttlSeconds: 60 }) };
+        a.use('/api/v1', runsQueryRoutes(new PrismaRunQueryRepository(db.prisma), attachments));
+      },
     }).app;
     app = asGateway(inner);
     server = await startHttpServer(app, '127.0.0.1', 0);

@@ -4,27 +4,34 @@ import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { IngestRuns, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
+import { AttachmentLinks, IngestRuns, PrismaRunQueryRepository, RunAttachmentsRepository, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
 import { createTracingApp } from '../app';
 
 export const TEST_SECRET = 'test-internal-secret-123';
 
 /** The tracing app on in-memory PGlite, as `startTracing` wires it (with small limits for tests). */
-export async function startTestTracingApp(options: { maxBodyBytes?: number } = {}): Promise<{ app: Express; db: TracingDatabase }> {
+export async function startTestTracingApp(
+  options: { maxBodyBytes?: number; maxAttachmentBytes?: number } = {},
+): Promise<{ app: Express; db: TracingDatabase }> {
   const db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
   const projects = new PrismaTracingProjectStore(db.prisma);
-  const runs = new RunsRepository(prismaIngestSql(db.prisma));
+  const sql = prismaIngestSql(db.prisma);
+  const runs = new RunsRepository(sql);
   const app = createTracingApp({
     logger: silentLogger,
     internalSecret: TEST_SECRET,
     projects,
     ingest: new IngestRuns(projects, runs),
     runs,
+    queries: new PrismaRunQueryRepository(db.prisma),
+    attachments: new RunAttachmentsRepository(sql),
+    links: new AttachmentLinks({ secret: TEST_SECRET, ttlSeconds: 60 }),
     version: 'test',
     batchSizeLimitBytes: 1000,
     batchSizeLimit: 100,
     maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
+    maxAttachmentBytes: options.maxAttachmentBytes ?? 1 << 20,
   });
   return { app, db };
 }

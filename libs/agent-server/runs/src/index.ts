@@ -5,6 +5,7 @@ export { createRunService, type RunService, type RunServiceDeps, type RunSetting
 export type { RunSubscription } from './run-subscription';
 export type { SubscribeFrom } from './run-stream-hub';
 export type { CancelFilter } from './run.repository';
+export type { RunSearchCursor, RunSearchPage, RunSearchQuery } from './run-search';
 export type { RunTracingOptions } from './run-tracing';
 export { THREAD_BUSY_MESSAGE } from './run-create.sql';
 export { RUN_CHANNELS } from './run-channels';

@@ -19,6 +19,7 @@ import { createRunTracing, type RunTracingOptions } from './run-tracing';
 import { createWebhookSender } from './run-webhook';
 import { RunWorker } from './run-worker';
 import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
+import { searchRuns, type RunSearchPage, type RunSearchQuery } from './run-search';
 import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
 import { uuid7 } from './uuid7';
 
@@ -73,6 +74,8 @@ export interface RunService {
   /** A run by id alone (stateless joins); NotFoundError when unknown. */
   getById(runId: string): Promise<RunRecord>;
   list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
+  /** Runs of an assistant across threads, most recently changed first (A2A's ListTasks). */
+  search(query: RunSearchQuery): Promise<RunSearchPage>;
   delete(threadId: string, runId: string): Promise<void>;
   /** Cancels one run (a no-op when it already ended); with `wait`, returns once it stopped. */
   cancel(threadId: string | null, runId: string, options: { action: CancelAction; wait?: boolean }): Promise<void>;
@@ -202,6 +205,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     get: (threadId, runId) => runs.get(threadId, runId),
     getById,
     list: (threadId, query) => runs.list(threadId, query),
+    search: (query) => searchRuns(deps.sql, query),
     async delete(threadId, runId) {
       const graphId = await runs.delete(threadId, runId);
       // Its checkpoints went with it: the thread's cached values and status follow what is left.

@@ -11,6 +11,11 @@ describe('matchRoute', () => {
     ['/api/v1/runs?x=1', 'tracing', 'api-key'],
     ['/api/v1/sessions?name=p', 'tracing', 'api-key'],
     ['/api/v1/info', 'tracing', 'api-key'],
+    ['/api/v1/public/download?jwt=x.y.z', 'tracing', 'public'],
+    ['/api/v2/runs/query', 'tracing', 'api-key'],
+    ['/api/v2/runs/0b3e1f6a-6f1c-4a52-9d7e-0c6a1d2b3c4d?project_id=p', 'tracing', 'api-key'],
+    ['/api/v2/traces/query', 'tracing', 'api-key'],
+    ['/api/v2/traces/0b3e1f6a-6f1c-4a52-9d7e-0c6a1d2b3c4d/runs', 'tracing', 'api-key'],
   ])('%s → %s (%s)', (url, upstream, auth) => {
     const match = matchRoute(url);
     expect(match?.rule).toMatchObject({ upstream, auth });
@@ -21,6 +26,9 @@ describe('matchRoute', () => {
     expect(matchRoute('/v2x')).toBeUndefined();
     expect(matchRoute('/api/v1/runsx')).toBeUndefined();
     expect(matchRoute('/api/v1/workspaces')).toBeUndefined();
+    expect(matchRoute('/api/v1/public')).toBeUndefined();
+    expect(matchRoute('/api/v2/threads/query')).toBeUndefined();
+    expect(matchRoute('/api/v2/runsx')).toBeUndefined();
     expect(matchRoute('/')).toBeUndefined();
   });
 

@@ -29,6 +29,11 @@ export const DEFAULT_ROUTES: readonly RouteRule[] = [
   { prefix: '/api/v1/runs', upstream: 'tracing', auth: 'api-key' },
   { prefix: '/api/v1/sessions', upstream: 'tracing', auth: 'api-key' },
   { prefix: '/api/v1/info', upstream: 'tracing', auth: 'api-key' },
+  // Signed attachment links: the link is the credential (SDKs fetch them without an API key).
+  { prefix: '/api/v1/public/download', upstream: 'tracing', auth: 'public' },
+  // The langsmith SDK's resource API (`client.runs`, `client.traces`); nothing else lives under /api/v2.
+  { prefix: '/api/v2/runs', upstream: 'tracing', auth: 'api-key' },
+  { prefix: '/api/v2/traces', upstream: 'tracing', auth: 'api-key' },
   { prefix: '/deployments', upstream: 'deployment', auth: 'api-key' },
 ];
 

@@ -6,6 +6,7 @@ import {
   InternalError,
   NotAllowedError,
   NotFoundError,
+  NotImplementedError,
   PlatformError,
   TooManyRequestsError,
   UnavailableError,
@@ -34,6 +35,8 @@ export function createError(code: ErrorCode, message: string): PlatformError {
       return new UnavailableError(message);
     case 'deadline_exceeded':
       return new DeadlineExceededError(message);
+    case 'not_implemented':
+      return new NotImplementedError(message);
     case 'internal':
       return new InternalError(message);
   }

@@ -8,6 +8,7 @@ import {
   InternalError,
   NotAllowedError,
   NotFoundError,
+  NotImplementedError,
   TooManyRequestsError,
   UnavailableError,
   ValidationError,
@@ -28,6 +29,7 @@ const cases = [
   [new TooManyRequestsError('slow down'), 429, GrpcCode.RESOURCE_EXHAUSTED],
   [new UnavailableError('down'), 503, GrpcCode.UNAVAILABLE],
   [new DeadlineExceededError('late'), 504, GrpcCode.DEADLINE_EXCEEDED],
+  [new NotImplementedError('not here'), 501, GrpcCode.UNIMPLEMENTED],
 ] as const;
 
 describe('HTTP mapping', () => {

@@ -33,6 +33,7 @@ export const GRPC_STATUS: Record<ErrorCode, number> = {
   too_many_requests: GrpcCode.RESOURCE_EXHAUSTED,
   unavailable: GrpcCode.UNAVAILABLE,
   deadline_exceeded: GrpcCode.DEADLINE_EXCEEDED,
+  not_implemented: GrpcCode.UNIMPLEMENTED,
   internal: GrpcCode.INTERNAL,
 };
 

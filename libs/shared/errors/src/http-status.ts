@@ -13,6 +13,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   too_many_requests: 429,
   unavailable: 503,
   deadline_exceeded: 504,
+  not_implemented: 501,
   internal: 500,
 };
 
@@ -30,7 +31,7 @@ export function toHttpError(err: unknown): HttpErrorResponse {
   }
   if (isPlatformError(err) && !(err instanceof InternalError)) {
     const status = HTTP_STATUS[err.code];
-    return { status, body: { detail: err.message }, internal: status >= 500 && err.code !== 'unavailable' };
+    return { status, body: { detail: err.message }, internal: status >= 500 && err.code !== 'unavailable' && err.code !== 'not_implemented' };
   }
   return { status: 500, body: { detail: 'Internal Server Error' }, internal: true };
 }

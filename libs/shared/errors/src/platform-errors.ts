@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'too_many_requests'
   | 'unavailable'
   | 'deadline_exceeded'
+  | 'not_implemented'
   | 'internal';
 
 /** Base class of every error the platform raises on purpose. Domain code throws these, never HTTP or gRPC errors. */
@@ -58,6 +59,11 @@ export class UnavailableError extends PlatformError {
 /** A call ran past its deadline (504). */
 export class DeadlineExceededError extends PlatformError {
   readonly code = 'deadline_exceeded';
+}
+
+/** This deployment does not offer what was asked for, though the API defines it (501). */
+export class NotImplementedError extends PlatformError {
+  readonly code = 'not_implemented';
 }
 
 /** A fault of ours, not the caller's (500). The message is logged, not shown. */

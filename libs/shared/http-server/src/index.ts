@@ -8,3 +8,4 @@ export * from './validate';
 export { errorHandler, notFound } from './error.middleware';
 export * from './run-service';
 export { freePort } from './free-port';
+export * from './public-base-url';

@@ -1,4 +1,4 @@
-import { compileFilter } from './compile-filter';
+import { compileFilter, hasFeedbackCondition } from './compile-filter';
 import { FilterSyntaxError } from './filter-syntax.error';
 import { parseFilter } from './parse-filter';
 
@@ -51,6 +51,24 @@ describe('compileFilter: SQL shape', () => {
     expect(compileFilter('and(eq(feedback_key, "c"), gt(feedback_score, 0.5))', { alias: 'x' }).sql).toBe(
       '(EXISTS (SELECT 1 FROM feedback x_fb1 WHERE x_fb1.tenant_id = x.tenant_id AND x_fb1.run_id = x.id AND x_fb1.key = $1::text AND x_fb1.score > $2::float8))',
     );
+  });
+
+  it('limits feedback conditions to feedback modified in a window, when asked', () => {
+    const compiled = compileFilter('eq(feedback_key, "c")', { feedbackModified: { from: '2024-05-01T00:00:00Z', to: '2024-05-02T00:00:00Z' } });
+    expect(compiled).toEqual({
+      sql: 'EXISTS (SELECT 1 FROM feedback r_fb1 WHERE r_fb1.tenant_id = r.tenant_id AND r_fb1.run_id = r.id AND r_fb1.key = $1::text AND r_fb1.updated_at >= $2::timestamptz AND r_fb1.updated_at < $3::timestamptz)',
+      params: ['c', '2024-05-01T00:00:00Z', '2024-05-02T00:00:00Z'],
+    });
+    expect(compileFilter('gt(feedback_score, 0)', { feedbackModified: { to: '2024-05-02T00:00:00Z' } }).params).toEqual(['0', '2024-05-02T00:00:00Z']);
+    // Other conditions are not affected.
+    expect(compileFilter('eq(name, "a")', { feedbackModified: { from: '2024-05-01T00:00:00Z' } })).toEqual({ sql: 'r.name = $1::text', params: ['a'] });
+  });
+
+  it('tells whether a filter has a feedback condition', () => {
+    expect(hasFeedbackCondition('and(eq(name, "a"), not(or(eq(run_type, "llm"), gt(feedback_score, 1))))')).toBe(true);
+    expect(hasFeedbackCondition(parseFilter('eq(feedback_key, "c")'))).toBe(true);
+    expect(hasFeedbackCondition('and(eq(metadata_key, "a"), search("x"))')).toBe(false);
+    expect(() => hasFeedbackCondition('eq(name')).toThrow(FilterSyntaxError);
   });
 
   it('rejects a bad filter, alias or first parameter', () => {

@@ -8,6 +8,11 @@ export interface CompileFilterOptions {
   alias?: string;
   /** Number of the first `$n` placeholder (default 1), so the caller's own parameters can come first. */
   firstParam?: number;
+  /**
+   * Feedback conditions (`feedback_key`, `feedback_score`) only match feedback last modified in `[from, to)`
+   * (ISO-8601 times; either bound may be left open).
+   */
+  feedbackModified?: { from?: string; to?: string };
 }
 
 /** A boolean SQL expression over `FROM runs <alias>`, with its `$n` parameters in order. */
@@ -36,6 +41,7 @@ class Compiler {
   constructor(
     private readonly a: string,
     private readonly firstParam: number,
+    private readonly feedbackModified: NonNullable<CompileFilterOptions['feedbackModified']> = {},
   ) {}
 
   private param(value: unknown, cast: string): string {
@@ -98,6 +104,9 @@ class Compiler {
     if (group.family === 'feedback') {
       const f = this.subquery('fb');
       const where = [`${f}.tenant_id = ${a}.tenant_id`, `${f}.run_id = ${a}.id`, ...conditions(f, 'key', 'score', 'float8')];
+      const { from, to } = this.feedbackModified;
+      if (from !== undefined) where.push(`${f}.updated_at >= ${this.param(from, 'timestamptz')}`);
+      if (to !== undefined) where.push(`${f}.updated_at < ${this.param(to, 'timestamptz')}`);
       return `EXISTS (SELECT 1 FROM feedback ${f} WHERE ${where.join(' AND ')})`;
     }
     const source = group.family === 'metadata' ? `${a}.extra->'metadata'` : `${a}.inputs`;
@@ -169,7 +178,23 @@ export function compileFilter(filter: string | FilterExpression, options: Compil
   if (!IDENTIFIER.test(alias)) throw new Error(`Invalid table alias ${JSON.stringify(alias)}`);
   if (!Number.isInteger(firstParam) || firstParam < 1) throw new Error(`Invalid first parameter number ${firstParam}`);
   const expr = typeof filter === 'string' ? parseFilter(filter) : filter;
-  const compiler = new Compiler(alias, firstParam);
+  const compiler = new Compiler(alias, firstParam, options.feedbackModified);
   const sql = compiler.compile(expr);
   return { sql, params: compiler.params };
+}
+
+/** Whether a filter (text or parsed) has a feedback condition (`feedback_key`, `feedback_score`) anywhere. */
+export function hasFeedbackCondition(filter: string | FilterExpression): boolean {
+  const expr = typeof filter === 'string' ? parseFilter(filter) : filter;
+  switch (expr.type) {
+    case 'and':
+    case 'or':
+      return expr.args.some(hasFeedbackCondition);
+    case 'not':
+      return hasFeedbackCondition(expr.arg);
+    case 'search':
+      return false;
+    case 'condition':
+      return pairFamilyOf(expr.field)?.family === 'feedback';
+  }
 }

@@ -39,7 +39,7 @@ describe('tracing projects (in-memory PGlite)', () => {
     await expect(getProject(store, tenantId, 'not-a-uuid')).rejects.toThrow(ValidationError);
   });
 
-  it('deletes a project with its runs and their feedback, and nothing of other projects', async () => {
+  it('deletes a project with its runs, their feedback and attachments, and nothing of other projects', async () => {
     const tenantId = randomUUID();
     const doomed = await createProject(store, { tenantId, name: 'doomed' });
     const kept = await createProject(store, { tenantId, name: 'kept' });
@@ -51,9 +51,12 @@ describe('tracing projects (in-memory PGlite)', () => {
         { tenantId, id: randomUUID(), runId: r2, key: 'k' },
       ],
     });
+    const file = { contentType: 'text/plain', size: 1, data: Buffer.from('x') };
+    await db.prisma.runAttachment.createMany({ data: [{ tenantId, runId: r1, name: 'a', ...file }, { tenantId, runId: r2, name: 'a', ...file }] });
     await deleteProject(store, tenantId, doomed.id);
     expect(await db.prisma.run.findMany({ where: { tenantId }, select: { id: true } })).toEqual([{ id: r2 }]);
     expect(await db.prisma.feedback.count({ where: { tenantId } })).toBe(1);
+    expect(await db.prisma.runAttachment.findMany({ where: { tenantId }, select: { runId: true } })).toEqual([{ runId: r2 }]);
     await expect(deleteProject(store, tenantId, doomed.id)).rejects.toThrow(NotFoundError);
   });
 

@@ -34,6 +34,9 @@ WHERE s.tenant_id = $1::uuid AND s.id IN (SELECT (jsonb_array_elements_text($2::
 const DELETE_FEEDBACK_SQL = `DELETE FROM feedback f USING runs r
 WHERE f.tenant_id = $1::uuid AND r.tenant_id = $1::uuid AND r.session_id = $2::uuid AND f.run_id = r.id`;
 
+const DELETE_ATTACHMENTS_SQL = `DELETE FROM run_attachments a USING runs r
+WHERE a.tenant_id = $1::uuid AND r.tenant_id = $1::uuid AND r.session_id = $2::uuid AND a.run_id = r.id`;
+
 /** Tracing projects in the tracing service's database. */
 export class PrismaTracingProjectStore implements TracingProjectStore {
   constructor(private readonly prisma: PrismaClient) {}
@@ -101,6 +104,7 @@ export class PrismaTracingProjectStore implements TracingProjectStore {
   async delete(tenantId: string, id: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(DELETE_FEEDBACK_SQL, tenantId, id);
+      await tx.$executeRawUnsafe(DELETE_ATTACHMENTS_SQL, tenantId, id);
       await tx.run.deleteMany({ where: { tenantId, sessionId: id } });
       const { count } = await tx.tracingSession.deleteMany({ where: { tenantId, id } });
       return count > 0;

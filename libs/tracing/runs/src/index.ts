@@ -4,3 +4,5 @@ export * from './stream';
 export * from './query';
 export * from './ingest';
 export * from './runs.repository';
+export * from './attachments';
+export * from './v2';

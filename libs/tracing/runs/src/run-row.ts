@@ -38,7 +38,8 @@ export interface RunRow {
   total_cost: string | null;
 }
 
-const isoMicros = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** A timestamptz column (or expression) as an ISO-8601 UTC string with microseconds. */
+export const isoMicros = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * The SELECT list producing {@link RunRow} from table alias `r` (`FROM runs r`). Column names come from this

@@ -100,9 +100,9 @@ describe('ingestion under concurrency (Postgres when DATABASE_URL is set)', () =
     });
     await Promise.all(
       roots.flatMap((run) => [
-        ingest.ingest(tenant, { operations: [], feedback: [feedback(run, 1)], attachments: 0 }),
+        ingest.ingest(tenant, { operations: [], feedback: [feedback(run, 1)], attachments: [] }),
         ingest.ingest(tenant, batchFromJson({ post: [{ ...run, name: 'r' }] })),
-        ingest.ingest(tenant, { operations: [], feedback: [feedback(run, 0)], attachments: 0 }),
+        ingest.ingest(tenant, { operations: [], feedback: [feedback(run, 0)], attachments: [] }),
       ]),
     );
     for (const run of roots) {

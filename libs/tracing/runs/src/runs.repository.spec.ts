@@ -207,12 +207,12 @@ describe('RunsRepository (in-memory PGlite)', () => {
       comment: null,
       extra: null,
     });
-    await ingest.ingest(tenant, { operations: [], feedback: [feedback('correctness', 1), feedback('correctness', 0)], attachments: 0 });
+    await ingest.ingest(tenant, { operations: [], feedback: [feedback('correctness', 1), feedback('correctness', 0)], attachments: [] });
     await send(tenant, { post: [{ ...root, name: 'r' }] });
     expect((await repository.findRun(tenant, root.id))?.feedback_stats).toEqual({
       correctness: { n: 2, avg: 0.5, stdev: 0.5, errors: 0, values: {} },
     });
-    await ingest.ingest(tenant, { operations: [], feedback: [feedback('vibe', null, 'good'), feedback('vibe', null, 'good')], attachments: 0 });
+    await ingest.ingest(tenant, { operations: [], feedback: [feedback('vibe', null, 'good'), feedback('vibe', null, 'good')], attachments: [] });
     expect((await repository.findRun(tenant, root.id))?.feedback_stats).toMatchObject({
       correctness: { n: 2 },
       vibe: { n: 2, avg: null, values: { good: 2 } },

@@ -1,4 +1,6 @@
 import { NotFoundError } from '@platform/errors';
+import type { RunAttachment } from './attachments/run-attachment';
+import { writeAttachments } from './attachments/run-attachments.repository';
 import { FEEDBACK_STATS_SQL, UPSERT_FEEDBACK_SQL, type FeedbackRecord } from './ingest/feedback';
 import type { IngestSql, SqlQuery } from './ingest/ingest-sql';
 import { storableJson } from '@platform/prisma';
@@ -9,11 +11,12 @@ import type { RunWrite } from './ingest/run-write';
 import { requiredLockKeys, sortedKeys } from './ingest/trace-locks';
 import { RUN_SELECT, type RunRow } from './run-row';
 
-/** One batch to store: its runs (merged per id), its feedback, and the projects its runs name. */
+/** One batch to store: its runs (merged per id), its feedback and attachments, and the projects its runs name. */
 export interface RunBatchWrite {
   tenantId: string;
   writes: RunWrite[];
   feedback: FeedbackRecord[];
+  attachments?: RunAttachment[];
   sessions: SessionLookup;
   /** Runs that must already be stored (`PATCH /runs/{id}`): NotFoundError otherwise. */
   mustExist?: string[];
@@ -112,14 +115,15 @@ export class RunsRepository {
     return rows[0] ?? null;
   }
 
-  /** Stores a batch: chunks of runs in transactions of their own, feedback with the last chunk. */
+  /** Stores a batch: chunks of runs in transactions of their own, feedback and attachments with the last chunk. */
   async writeBatch(batch: RunBatchWrite): Promise<void> {
     const chunks: RunWrite[][] = [];
     for (let i = 0; i < batch.writes.length; i += this.maxRuns) chunks.push(batch.writes.slice(i, i + this.maxRuns));
     if (chunks.length === 0) chunks.push([]);
     for (let i = 0; i < chunks.length; i++) {
       const last = i === chunks.length - 1;
-      await this.withRetries(() => this.writeChunk({ ...batch, writes: chunks[i], feedback: last ? batch.feedback : [] }));
+      const rest = last ? {} : { feedback: [], attachments: [] };
+      await this.withRetries(() => this.writeChunk({ ...batch, writes: chunks[i], ...rest }));
     }
   }
 
@@ -151,6 +155,7 @@ export class RunsRepository {
         if (inserted.length !== plan.inserts.length) throw new StaleWrite('a run was inserted concurrently');
       }
       if (batch.feedback.length) await this.writeFeedback(tx, tenant, batch.feedback);
+      if (batch.attachments?.length) await writeAttachments(tx, tenant, batch.attachments);
     });
   }
 

@@ -1,4 +1,5 @@
 import { ValidationError } from '@platform/errors';
+import type { RunAttachment } from '../attachments/run-attachment';
 import type { FeedbackRecord } from './feedback';
 import { runOperations, type RunOperation } from './run-operation';
 
@@ -6,8 +7,8 @@ import { runOperations, type RunOperation } from './run-operation';
 export interface IngestBatch {
   operations: RunOperation[];
   feedback: FeedbackRecord[];
-  /** Attachment parts accepted (their bytes are not kept). */
-  attachments: number;
+  /** Files sent with runs (multipart ingestion only). */
+  attachments: RunAttachment[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -25,15 +26,15 @@ export function batchFromJson(body: unknown): IngestBatch {
   const operations: RunOperation[] = [];
   list(body, 'post').forEach((run, i) => operations.push(...runOperations('post', run, ['post', i])));
   list(body, 'patch').forEach((run, i) => operations.push(...runOperations('patch', run, ['patch', i])));
-  return { operations, feedback: [], attachments: 0 };
+  return { operations, feedback: [], attachments: [] };
 }
 
 /** `POST /runs`: one run create (with its nested `child_runs`, if any). */
 export function createFromJson(body: unknown): IngestBatch {
-  return { operations: runOperations('post', body, []), feedback: [], attachments: 0 };
+  return { operations: runOperations('post', body, []), feedback: [], attachments: [] };
 }
 
 /** `PATCH /runs/{id}`: one run update. */
 export function updateFromJson(id: string, body: unknown): IngestBatch {
-  return { operations: runOperations('patch', body, [], id), feedback: [], attachments: 0 };
+  return { operations: runOperations('patch', body, [], id), feedback: [], attachments: [] };
 }

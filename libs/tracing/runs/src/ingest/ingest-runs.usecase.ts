@@ -41,9 +41,10 @@ export class IngestRuns {
   /** Stores a batch; `mustExist` names runs an update requires to be known (`PATCH /runs/{id}`). */
   async ingest(tenantId: string, batch: IngestBatch, options: { mustExist?: string[] } = {}): Promise<void> {
     const writes = mergeOperations(batch.operations);
-    if (writes.length === 0 && batch.feedback.length === 0) return;
+    const { feedback, attachments } = batch;
+    if (writes.length === 0 && feedback.length === 0 && attachments.length === 0) return;
     const sessions = await this.resolveSessions(tenantId, batch);
-    await this.limit.run(() => this.runs.writeBatch({ tenantId, writes, feedback: batch.feedback, sessions, mustExist: options.mustExist }));
+    await this.limit.run(() => this.runs.writeBatch({ tenantId, writes, feedback, attachments, sessions, mustExist: options.mustExist }));
   }
 
   /** Projects named by id must exist in the workspace; projects named by name are created on first use. */

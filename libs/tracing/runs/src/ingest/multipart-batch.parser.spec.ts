@@ -20,7 +20,8 @@ function body(parts: [name: string, value: string | Buffer, type?: string][]): B
 /** The body in 7-byte chunks, as a chunked upload without Content-Length would arrive. */
 const trickle = (data: Buffer) => Readable.from((function* () { for (let i = 0; i < data.length; i += 7) yield data.subarray(i, i + 7); })());
 
-const parse = (data: Buffer, limit = 1 << 20) => parseMultipartBatch(trickle(data), `multipart/form-data; boundary=${BOUNDARY}`, { maxPartBytes: limit });
+const parse = (data: Buffer, limit = 1 << 20, maxAttachmentBytes?: number) =>
+  parseMultipartBatch(trickle(data), `multipart/form-data; boundary=${BOUNDARY}`, { maxPartBytes: limit, maxAttachmentBytes });
 
 describe('parseMultipartBatch', () => {
   it('puts each run back together from its parts', async () => {
@@ -42,7 +43,42 @@ describe('parseMultipartBatch', () => {
       { kind: 'patch', id: ID, fields: { outputs: { answer: 'hello' }, error: 'it broke', end_time: '2024-05-01T12:00:01.000000Z' } },
     ]);
     expect(batch.feedback).toEqual([expect.objectContaining({ id: ID.replace('1d', '1e'), run_id: ID, key: 'correctness', score: 1 })]);
-    expect(batch.attachments).toBe(2);
+    expect(batch.attachments).toEqual([
+      { runId: ID, name: 'image', contentType: 'image/png', data: Buffer.from([0, 1, 2, 255]) },
+      { runId: ID, name: 'file', contentType: 'application/octet-stream', data: Buffer.from('bytes') },
+    ]);
+  });
+
+  it('keeps attachment bytes exactly, whatever their type, and names with dots after the run id', async () => {
+    // A part without a content type is text/plain, as multipart/form-data has it.
+    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) % 256));
+    const batch = await parse(
+      body([
+        [`attachment.${ID.toUpperCase()}.notes.txt`, Buffer.from('héllo', 'latin1'), 'text/plain; charset=latin1'],
+        [`attachment.${ID}.blob`, bytes, ''],
+      ]),
+    );
+    expect(batch.attachments).toEqual([
+      { runId: ID, name: 'notes.txt', contentType: 'text/plain', data: Buffer.from('héllo', 'latin1') },
+      { runId: ID, name: 'blob', contentType: 'text/plain', data: bytes },
+    ]);
+  });
+
+  it('refuses an attachment over its size limit with 413, and bad attachment names or ids with 422', async () => {
+    const big = await parse(body([[`attachment.${ID}.big`, Buffer.alloc(101), 'image/png']]), 1000, 100).catch((e: unknown) => e);
+    expect(big).toBeInstanceOf(PayloadTooLargeError);
+    expect((big as Error).message).toBe(`Attachment attachment.${ID}.big is larger than 100 bytes`);
+    for (const [name, message] of [
+      [`attachment.not-a-uuid.x`, 'not a valid UUID'],
+      [`attachment.${ID}.${'n'.repeat(257)}`, '1 to 256 characters'],
+      [`attachment.${ID}.tab\there`, 'control characters'],
+    ]) {
+      const err = await parse(body([[name, Buffer.from('x'), 'image/png']])).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).issues[0].msg).toContain(message);
+    }
+    const badType = await parse(body([[`attachment.${ID}.x`, Buffer.from('x'), 'not a type']])).catch((e: unknown) => e);
+    expect((badType as ValidationError).issues[0].msg).toContain('not a valid MIME type');
   });
 
   it.each([

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
+import Busboy, { type BusboyInstance } from '@fastify/busboy';
 import { InputError, ValidationError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
+import { checkAttachment, type RunAttachment } from '../attachments/run-attachment';
 import { toFeedbackRecord } from './feedback';
 import type { IngestBatch } from './ingest-batch';
 import { PayloadTooLargeError, parseJson } from './request-body';
@@ -22,6 +23,8 @@ interface RunParts {
 export interface MultipartLimits {
   /** Largest single part, in bytes. */
   maxPartBytes: number;
+  /** Largest attachment part, in bytes (default: `maxPartBytes`). */
+  maxAttachmentBytes?: number;
 }
 
 const invalidPart = (name: string, msg: string) => ValidationError.at(['body', name], msg);
@@ -30,7 +33,7 @@ const invalidPart = (name: string, msg: string) => ValidationError.at(['body', n
 class PartCollector {
   readonly runs = new Map<string, RunParts>();
   readonly feedback: IngestBatch['feedback'] = [];
-  attachments = 0;
+  readonly attachments: RunAttachment[] = [];
 
   add(name: string, value: string): void {
     const run = RUN_PART.exec(name);
@@ -41,13 +44,18 @@ class PartCollector {
       this.feedback.push(toFeedbackRecord(parseJson(value, ['body', name]), [name], id));
       return;
     }
-    const attachment = ATTACHMENT_PART.exec(name);
-    if (attachment) {
-      this.checkId(name, attachment[1]);
-      this.attachments++;
-      return;
-    }
     throw invalidPart(name, 'Unknown part: expected post.<id>[.<field>], patch.<id>[.<field>], feedback.<id> or attachment.<id>.<name>');
+  }
+
+  /** Checks an attachment part's name and type as it begins; its bytes follow with {@link addAttachment}. */
+  checkAttachment(name: string, mimeType: string | undefined): Omit<RunAttachment, 'data'> {
+    const match = ATTACHMENT_PART.exec(name);
+    if (!match) throw invalidPart(name, 'Only attachment.<id>.<name> parts may be files');
+    return { runId: this.checkId(name, match[1]), ...checkAttachment(name, match[2], mimeType) };
+  }
+
+  addAttachment(attachment: RunAttachment): void {
+    this.attachments.push(attachment);
   }
 
   private checkId(name: string, id: string): string {
@@ -96,15 +104,20 @@ class PartCollector {
 /**
  * Parses a `multipart/form-data` ingest body as it streams in (no Content-Length needed): `post.<id>`/`patch.<id>`
  * run payloads with their `.inputs|.outputs|.events|.extra|.error|.serialized` parts, `feedback.<id>`, and
- * `attachment.<id>.<name>` parts, which are accepted and not kept.
+ * `attachment.<id>.<name>` parts (raw bytes, with their content type).
  */
 export function parseMultipartBatch(body: Readable, contentType: string | undefined, limits: MultipartLimits): Promise<IngestBatch> {
   return new Promise<IngestBatch>((resolve, reject) => {
-    let parser: busboy.Busboy;
+    let parser: BusboyInstance;
+    const maxAttachmentBytes = limits.maxAttachmentBytes ?? limits.maxPartBytes;
     try {
-      parser = busboy({
+      parser = Busboy({
         headers: { 'content-type': contentType ?? '' },
-        limits: { fieldSize: limits.maxPartBytes, fileSize: limits.maxPartBytes, fieldNameSize: 1024 },
+        limits: { fieldSize: limits.maxPartBytes, fileSize: maxAttachmentBytes, fieldNameSize: 1024 },
+        // Attachments are bytes whatever their type (the SDK sends `image/png` parts without a file name, which would
+        // otherwise be decoded as text); other octet-stream or named parts are files too, and refused.
+        isPartAFile: (name, type, fileName) =>
+          (name !== undefined && ATTACHMENT_PART.test(name)) || type === 'application/octet-stream' || fileName !== undefined,
       });
     } catch (err) {
       reject(new InputError(`Expected a multipart/form-data body with a boundary: ${(err as Error).message}`));
@@ -118,30 +131,34 @@ export function parseMultipartBatch(body: Readable, contentType: string | undefi
       body.unpipe(parser);
       reject(err instanceof InputError || err instanceof ValidationError ? err : new InputError(`Malformed multipart body: ${(err as Error).message}`));
     };
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
       if (failed) return;
-      if (info.valueTruncated) return fail(new PayloadTooLargeError(`Part ${name} is larger than ${limits.maxPartBytes} bytes`));
+      if (valueTruncated) return fail(new PayloadTooLargeError(`Part ${name} is larger than ${limits.maxPartBytes} bytes`));
       try {
         collector.add(name, value);
       } catch (err) {
         fail(err);
       }
     });
-    // Parts sent as files (octet-stream or with a filename) can only be attachments; they are read and dropped.
-    parser.on('file', (name, stream) => {
-      stream.on('limit', () => fail(new PayloadTooLargeError(`Part ${name} is larger than ${limits.maxPartBytes} bytes`)));
-      stream.resume();
-      if (failed) return;
+    // Files can only be attachments; the parser finishes only after every file stream has ended.
+    parser.on('file', (name, stream, _fileName, _encoding, mimeType) => {
+      stream.on('limit', () => fail(new PayloadTooLargeError(`Attachment ${name} is larger than ${maxAttachmentBytes} bytes`)));
+      let attachment: Omit<RunAttachment, 'data'> | undefined;
       try {
-        if (!ATTACHMENT_PART.test(name)) throw invalidPart(name, 'Only attachment.<id>.<name> parts may be files');
-        collector.add(name, '');
+        if (!failed) attachment = collector.checkAttachment(name, mimeType);
       } catch (err) {
         fail(err);
       }
+      if (!attachment) return stream.resume();
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (!failed) collector.addAttachment({ ...(attachment as Omit<RunAttachment, 'data'>), data: Buffer.concat(chunks) });
+      });
     });
     parser.on('error', fail);
     body.on('error', fail);
-    parser.on('close', () => {
+    parser.on('finish', () => {
       if (failed) return;
       try {
         resolve(collector.batch());

@@ -7,9 +7,15 @@ export type RunQueryFilterName = 'filter' | 'trace_filter' | 'tree_filter';
  * Compiles one of the query's filters, naming the field in errors (`Invalid trace_filter: Unexpected ")" at
  * position 17: expected a value`); the position stays the offset in that field's text.
  */
-export function compileRunQueryFilter(name: RunQueryFilterName, text: string, alias: string, firstParam: number): CompiledFilter {
+export function compileRunQueryFilter(
+  name: RunQueryFilterName,
+  text: string,
+  alias: string,
+  firstParam: number,
+  feedbackModified?: { from?: string; to?: string },
+): CompiledFilter {
   try {
-    return compileFilter(text, { alias, firstParam });
+    return compileFilter(text, { alias, firstParam, feedbackModified });
   } catch (err) {
     if (err instanceof FilterSyntaxError) throw new FilterSyntaxError(`Invalid ${name}: ${err.message}`, err.position);
     throw err;

@@ -4,10 +4,10 @@ import { decodeRunQueryCursor } from './run-query-cursor';
 import { MAX_RUN_QUERY_LIMIT, type RunQuery } from './run-query.types';
 
 // Any 8-4-4-4-12 hex id, as Postgres accepts (z.uuid() would refuse ids without RFC version bits).
-const uuid = z.guid();
+export const uuid = z.guid();
 // The SDK sends a list; a single id is accepted too.
 const uuids = z.union([uuid, z.array(uuid)]).transform((v) => (Array.isArray(v) ? v : [v]));
-const time = z.string().refine((v) => {
+export const queryTime = z.string().refine((v) => {
   try {
     isoToMicros(v);
     return true;
@@ -31,8 +31,8 @@ export const runQueryRequestSchema = z.object({
   is_root: z.boolean().nullish(),
   execution_order: z.number().int().min(1).nullish(),
   error: z.boolean().nullish(),
-  start_time: time.nullish(),
-  end_time: time.nullish(),
+  start_time: queryTime.nullish(),
+  end_time: queryTime.nullish(),
   query: z.string().nullish(),
   filter: z.string().nullish(),
   trace_filter: z.string().nullish(),

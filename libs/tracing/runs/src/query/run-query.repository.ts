@@ -1,4 +1,4 @@
-import type { RunRow } from '../run-row';
+import { RUN_SELECT, type RunRow } from '../run-row';
 import { buildRunQuerySql } from './run-query.sql';
 import type { RunQuery, RunQueryReader } from './run-query.types';
 
@@ -11,8 +11,8 @@ export interface RunQueryClient {
 export class PrismaRunQueryRepository implements RunQueryReader {
   constructor(private readonly prisma: RunQueryClient) {}
 
-  find(query: RunQuery, take: number): Promise<RunRow[]> {
-    const { sql, params } = buildRunQuerySql(query, take);
-    return this.prisma.$queryRawUnsafe<RunRow[]>(sql, ...params);
+  find<Row = RunRow>(query: RunQuery, take: number | undefined, select = RUN_SELECT): Promise<Row[]> {
+    const { sql, params } = buildRunQuerySql(query, take, select);
+    return this.prisma.$queryRawUnsafe<Row[]>(sql, ...params);
   }
 }

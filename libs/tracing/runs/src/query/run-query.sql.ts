@@ -17,22 +17,24 @@ class Conditions {
     this.where.push(condition);
   }
 
+  constructor(private readonly feedbackModified?: RunQuery['feedbackModified']) {}
+
   filter(name: RunQueryFilterName, text: string | undefined, alias: string, wrap: (sql: string) => string = (sql) => sql): void {
     if (!text?.trim()) return;
-    const compiled = compileRunQueryFilter(name, text, alias, this.params.length + 1);
+    const compiled = compileRunQueryFilter(name, text, alias, this.params.length + 1, this.feedbackModified);
     this.params.push(...compiled.params);
     this.where.push(wrap(compiled.sql));
   }
 }
 
 /**
- * SQL for one page of `POST /runs/query`: the tenant's runs that have arrived (`has_create`) and have a start time
+ * SQL for one page of `POST /runs/query` (and the v2 reads): the tenant's runs that have arrived (`has_create`) and have a start time
  * (the keyset), ordered by (start_time, id) in the query's direction and resumed strictly after its cursor.
  * `trace_filter` applies to the trace's root run (its id is the trace id); `tree_filter` to any run of the trace,
  * the run itself included.
  */
-export function buildRunQuerySql(query: RunQuery, take: number): { sql: string; params: unknown[] } {
-  const c = new Conditions();
+export function buildRunQuerySql(query: RunQuery, take: number | undefined, select = RUN_SELECT): { sql: string; params: unknown[] } {
+  const c = new Conditions(query.feedbackModified);
   c.add(`r.tenant_id = ${c.param(query.tenantId, 'uuid')}`);
   c.add('r.has_create');
   c.add('r.start_time IS NOT NULL');
@@ -45,7 +47,7 @@ export function buildRunQuerySql(query: RunQuery, take: number): { sql: string; 
   if (query.isRoot !== undefined) c.add(`r.is_root = ${c.param(String(query.isRoot), 'boolean')}`);
   if (query.error !== undefined) c.add(query.error ? 'r.error IS NOT NULL' : 'r.error IS NULL');
   if (query.startUs) c.add(`r.start_time >= ${c.param(microsToIso(query.startUs), 'timestamptz')}`);
-  if (query.endUs) c.add(`r.start_time < ${c.param(microsToIso(query.endUs), 'timestamptz')}`);
+  if (query.endUs) c.add(`r.start_time ${query.endInclusive ? '<=' : '<'} ${c.param(microsToIso(query.endUs), 'timestamptz')}`);
   if (query.search) c.filter('filter', `search(${JSON.stringify(query.search)})`, 'r');
   c.filter('filter', query.filter, 'r', (sql) => `(${sql})`);
   c.filter('trace_filter', query.traceFilter, 'rt', (sql) =>
@@ -60,7 +62,7 @@ export function buildRunQuerySql(query: RunQuery, take: number): { sql: string; 
     c.add(`(r.start_time, r.id) ${desc ? '<' : '>'} (${start}, ${c.param(query.after.id, 'uuid')})`);
   }
   const direction = desc ? 'DESC' : 'ASC';
-  const limit = c.param(String(take), 'int');
-  const sql = `SELECT ${RUN_SELECT} FROM runs r WHERE ${c.where.join(' AND ')} ORDER BY r.start_time ${direction}, r.id ${direction} LIMIT ${limit}`;
+  const limit = take === undefined ? '' : ` LIMIT ${c.param(String(take), 'int')}`;
+  const sql = `SELECT ${select} FROM runs r WHERE ${c.where.join(' AND ')} ORDER BY r.start_time ${direction}, r.id ${direction}${limit}`;
   return { sql, params: c.params };
 }

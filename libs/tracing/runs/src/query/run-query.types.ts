@@ -18,9 +18,10 @@ export interface RunQuery {
   isRoot?: boolean;
   /** true: runs with an error; false: runs without. */
   error?: boolean;
-  /** Half-open window on the run's start time, epoch microseconds: `[startUs, endUs)`. */
+  /** Half-open window on the run's start time, epoch microseconds: `[startUs, endUs)` (`[startUs, endUs]` with `endInclusive`). */
   startUs?: string;
   endUs?: string;
+  endInclusive?: boolean;
   /** Case-insensitive text search (the `query` field), as the filter language's `search(...)`. */
   search?: string;
   /** Filter language text over the run itself. */
@@ -29,8 +30,11 @@ export interface RunQuery {
   traceFilter?: string;
   /** Filter that some run of the run's trace (the run itself included) must match. */
   treeFilter?: string;
+  /** The filters' feedback conditions only match feedback last modified in `[from, to)` (ISO-8601). */
+  feedbackModified?: { from?: string; to?: string };
   /** `desc` (default): newest first. */
   order: 'asc' | 'desc';
+  /** Rows per page; no limit where a caller reads everything at once (the runs of one trace). */
   limit: number;
   /** Continue after this row. */
   after?: RunQueryCursor;
@@ -38,8 +42,11 @@ export interface RunQuery {
 
 /** Reads runs for a {@link RunQuery}; the Prisma repository implements it. */
 export interface RunQueryReader {
-  /** Up to `take` rows in the query's order, after its cursor. */
-  find(query: RunQuery, take: number): Promise<RunRow[]>;
+  /**
+   * Up to `take` rows (all, when undefined) in the query's order, after its cursor: whole {@link RunRow}s, or the
+   * columns of another SELECT list over `runs r`.
+   */
+  find<Row = RunRow>(query: RunQuery, take: number | undefined, select?: string): Promise<Row[]>;
 }
 
 export const MAX_RUN_QUERY_LIMIT = 100;

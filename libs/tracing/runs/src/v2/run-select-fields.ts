@@ -1,0 +1,70 @@
+/** The fields a v2 read may select (`selects`), as the `langsmith` SDK 0.12 types them (`RunSelectField`). */
+export const RUN_SELECT_FIELDS = [
+  'ID',
+  'NAME',
+  'RUN_TYPE',
+  'STATUS',
+  'START_TIME',
+  'END_TIME',
+  'LATENCY_SECONDS',
+  'FIRST_TOKEN_TIME',
+  'ERROR',
+  'ERROR_PREVIEW',
+  'EXTRA',
+  'METADATA',
+  'EVENTS',
+  'INPUTS',
+  'INPUTS_PREVIEW',
+  'OUTPUTS',
+  'OUTPUTS_PREVIEW',
+  'MANIFEST',
+  'PARENT_RUN_IDS',
+  'PROJECT_ID',
+  'TRACE_ID',
+  'THREAD_ID',
+  'DOTTED_ORDER',
+  'IS_ROOT',
+  'REFERENCE_EXAMPLE_ID',
+  'REFERENCE_DATASET_ID',
+  'TOTAL_TOKENS',
+  'PROMPT_TOKENS',
+  'COMPLETION_TOKENS',
+  'TOTAL_COST',
+  'PROMPT_COST',
+  'COMPLETION_COST',
+  'PROMPT_TOKEN_DETAILS',
+  'COMPLETION_TOKEN_DETAILS',
+  'PROMPT_COST_DETAILS',
+  'COMPLETION_COST_DETAILS',
+  'PRICE_MODEL_ID',
+  'TAGS',
+  'APP_PATH',
+  'ATTACHMENTS',
+  'THREAD_EVALUATION_TIME',
+  'IS_IN_DATASET',
+  'LAST_QUEUED_AT',
+  'SHARE_URL',
+  'FEEDBACK_STATS',
+  'LS_USER_ID',
+] as const;
+
+export type RunSelectField = (typeof RUN_SELECT_FIELDS)[number];
+
+/**
+ * Fields this service holds no data for: no datasets, no pricing models, no per-category token breakdowns, no UI
+ * (app paths, sharing, annotation queues, thread evaluations), no users. Selecting them is allowed; runs simply
+ * never carry them, as the API leaves out what a run does not have.
+ */
+export const NEVER_SET_FIELDS: ReadonlySet<RunSelectField> = new Set([
+  'REFERENCE_DATASET_ID',
+  'PROMPT_TOKEN_DETAILS',
+  'COMPLETION_TOKEN_DETAILS',
+  'PROMPT_COST_DETAILS',
+  'COMPLETION_COST_DETAILS',
+  'PRICE_MODEL_ID',
+  'APP_PATH',
+  'THREAD_EVALUATION_TIME',
+  'LAST_QUEUED_AT',
+  'SHARE_URL',
+  'LS_USER_ID',
+]);
