@@ -4,3 +4,4 @@ export * from './run-columns';
 export type { NdjsonRows, ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from './parquet-file-writer';
 export { toNdjsonRows } from './ndjson-rows';
 export { createDuckDbParquetWriterFactory, type DuckDbParquetOptions } from './duckdb/duckdb-parquet-writer';
+export { removeDeadStagingFolders, STAGING_PREFIX, type StaleStagingOptions } from './staging-folders';
