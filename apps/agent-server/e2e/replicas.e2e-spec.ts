@@ -206,6 +206,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
       // Later requests go to the replica that is left; the wait was never sent twice.
       const runs = await client.runs.list(thread.thread_id);
       expect(runs.map((r) => [r.run_id, r.status])).toEqual([[run.run_id, 'success']]);
+      expect(contents(await client.runs.wait(thread.thread_id, 'slow', { input: userMessage('again'), config: slowConfig(10) })).at(-4)).toBe('again');
     });
   });
 });

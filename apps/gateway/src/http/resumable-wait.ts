@@ -64,7 +64,8 @@ function exchange(
   signal: AbortSignal,
   idleMs: number,
 ): Promise<IncomingMessage> {
-  const target = new URL(path, `${base}/`);
+  // Appended, not resolved: an upstream's own path prefix stays.
+  const target = new URL(`${base.replace(/\/+$/, '')}${path}`);
   const transport = target.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     let connected = false;
