@@ -62,9 +62,11 @@ describe('staging folders of dead writer processes', () => {
     expect(await removeDeadStagingFolders(dir)).toEqual([reused]);
     expect([remote, ownerless, unrelated].every((p) => existsSync(p))).toBe(true);
 
-    // Fifteen minutes without a heartbeat: the other machine's writer (and the ownerless folder) are gone.
+    // Fifteen minutes without a heartbeat: the other machine's writer is gone; a day for a folder without an owner.
     const later = Date.now() + 16 * 60_000;
-    expect((await removeDeadStagingFolders(dir, { now: () => later })).sort()).toEqual([ownerless, remote].sort());
+    expect(await removeDeadStagingFolders(dir, { now: () => later })).toEqual([remote]);
+    const tomorrow = Date.now() + 25 * 3_600_000;
+    expect(await removeDeadStagingFolders(dir, { now: () => tomorrow })).toEqual([ownerless]);
     expect(existsSync(unrelated)).toBe(true);
   });
 

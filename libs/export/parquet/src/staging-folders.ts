@@ -23,10 +23,12 @@ export interface StagingFolder {
 
 export interface StaleStagingOptions {
   /**
-   * A folder of another host (a volume shared by machines), or one without an owner, counts as dead once its
-   * heartbeat is this old. Default 15 minutes; owners beat every {@link HEARTBEAT_MS}.
+   * A folder of another host (a volume shared by machines) counts as dead once its heartbeat is this old. Default
+   * 15 minutes; owners beat every {@link HEARTBEAT_MS}.
    */
   staleAfterMs?: number;
+  /** A folder without an owner (made by a worker of an older version, which may still run) after this long: 1 day. */
+  ownerlessAfterMs?: number;
   now?: () => number;
 }
 
@@ -83,16 +85,16 @@ async function readOwner(path: string): Promise<{ owner?: Owner; beatAt: number 
 
 /**
  * Whether the folder's process is gone. On this host: its pid no longer runs, or runs another process (reused).
- * Elsewhere, or without an owner: its heartbeat stopped `staleAfterMs` ago.
+ * Elsewhere: its heartbeat stopped `staleAfterMs` ago; without an owner, the folder is `ownerlessAfterMs` old.
  */
-function dead(found: { owner?: Owner; beatAt: number }, staleAfterMs: number, now: number): boolean {
+function dead(found: { owner?: Owner; beatAt: number }, options: Required<StaleStagingOptions>): boolean {
   const { owner } = found;
   if (owner?.host === hostname() && Number.isInteger(owner.pid)) {
     if (!running(owner.pid)) return true;
     const start = startOf(owner.pid);
     return owner.start !== undefined && start !== undefined && start !== owner.start;
   }
-  return now - found.beatAt > staleAfterMs;
+  return options.now() - found.beatAt > (owner ? options.staleAfterMs : options.ownerlessAfterMs);
 }
 
 /**
@@ -101,14 +103,14 @@ function dead(found: { owner?: Owner; beatAt: number }, staleAfterMs: number, no
  * Returns the folders removed.
  */
 export async function removeDeadStagingFolders(dir: string, options: StaleStagingOptions = {}): Promise<string[]> {
-  const { staleAfterMs = 15 * HEARTBEAT_MS, now = Date.now } = options;
+  const settings = { staleAfterMs: 15 * HEARTBEAT_MS, ownerlessAfterMs: 24 * 3_600_000, now: Date.now, ...options };
   const names = await readdir(dir).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
     if (!name.startsWith(STAGING_PREFIX)) continue;
     const path = join(dir, name);
     const found = await readOwner(path);
-    if (!found || !dead(found, staleAfterMs, now())) continue;
+    if (!found || !dead(found, settings)) continue;
     await rm(path, { recursive: true, force: true });
     removed.push(path);
   }
