@@ -7,6 +7,11 @@ export interface StaticDeployment {
   tenantId: string;
   name: string;
   upstreamUrl: string;
+  /**
+   * Every replica serving it, when several Agent Servers share its database (recorded as its serving instances,
+   * which the gateway moves a wait or join to when one fails); default just `upstreamUrl`.
+   */
+  replicaUrls?: string[];
 }
 
 /**
@@ -14,14 +19,26 @@ export interface StaticDeployment {
  * between starts); returns its id.
  */
 export async function upsertStaticDeployment(controlPlane: RunningControlPlane, deployment: StaticDeployment): Promise<string> {
-  const { tenantId, name, upstreamUrl } = deployment;
-  const row = await controlPlane.prisma.deployment.upsert({
+  const { tenantId, name, upstreamUrl, replicaUrls = [upstreamUrl] } = deployment;
+  const { prisma } = controlPlane;
+  const row = await prisma.deployment.upsert({
     where: { tenantId_name: { tenantId, name } },
     update: { upstreamUrl, status: 'READY' },
     create: { tenantId, name, source: 'external_docker', sourceConfig: {}, sourceRevisionConfig: {}, status: 'READY', upstreamUrl },
   });
+  // Instances of a driver of their own, which no deployment driver adopts or stops.
+  await prisma.$transaction([
+    prisma.instance.deleteMany({ where: { deploymentId: row.id, driver: STATIC_DRIVER } }),
+    prisma.instance.createMany({
+      data: replicaUrls.map((url) => ({ deploymentId: row.id, revisionId: NO_REVISION, driver: STATIC_DRIVER, state: 'serving', url })),
+    }),
+  ]);
   return row.id;
 }
+
+const STATIC_DRIVER = 'static';
+// Nothing was built for it: its instances belong to no revision.
+const NO_REVISION = '00000000-0000-0000-0000-000000000000';
 
 /** The deployment named `name` in any workspace (the launcher's, on a restart that prints no bootstrap). */
 export async function findStaticDeployment(controlPlane: RunningControlPlane, name: string): Promise<{ id: string; tenantId: string } | null> {

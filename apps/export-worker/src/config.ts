@@ -14,9 +14,9 @@ const schema = z.object({
   EXPORT_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
   /** Partition runs this replica exports at once. */
   EXPORT_WORKER_CONCURRENCY: positiveInt(1),
-  /** Roll to a new Parquet file once this many bytes of row data are staged (the file itself is smaller). */
+  /** Bytes of row data per Parquet file at most (the file itself is smaller); a larger single run gets its own file. */
   EXPORT_WORKER_FILE_MAX_BYTES: positiveInt(64 * MIB),
-  /** ... or once this many rows are. */
+  /** Rows per Parquet file at most. */
   EXPORT_WORKER_FILE_MAX_ROWS: positiveInt(1_000_000),
   /** Multipart upload part size (at least 5 MiB; grown for files that would need more than 10,000 parts). */
   EXPORT_WORKER_PART_BYTES: z.coerce.number().int().min(5 * MIB).default(8 * MIB),

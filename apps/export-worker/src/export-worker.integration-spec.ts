@@ -2,8 +2,9 @@
 // a fault-injecting proxy, the job bus (JetStream when NATS_URL is set, else in process), and an ExportProgress
 // server recording what the worker reports (the export service's own server joins in the cross-service e2e).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { exportPartitionQueue, type RunSpec } from '@platform/contracts';
@@ -136,6 +137,26 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
       ...overrides,
     };
   }
+
+  it('removes, when it starts, the staging folder of a worker that died without cleaning up, and only that one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'export-worker-staging-'));
+    try {
+      const deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;
+      const stale = join(dir, 'export-parquet-dead');
+      const alive = join(dir, 'export-parquet-alive');
+      for (const [folder, pid] of [[stale, deadPid], [alive, process.pid]] as const) {
+        mkdirSync(join(folder, 'file-1'), { recursive: true });
+        writeFileSync(join(folder, 'file-1', 'rows.ndjson'), '{}\n');
+        writeFileSync(join(folder, 'owner.json'), JSON.stringify({ host: hostname(), pid }));
+      }
+      const second = await startWorker({ EXPORT_WORKER_TMP_DIR: dir });
+      await second.stop();
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(alive)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   /** Publishes a partition job for a new run and waits until the run is done, failed, or stopped reporting. */
   async function exportRun(runSpec: RunSpec, overrides: Partial<RecordedRun> = {}, until?: (run: RecordedRun) => boolean) {

@@ -1,5 +1,6 @@
+import { tmpdir } from 'node:os';
 import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
-import { createDuckDbParquetWriterFactory } from '@platform/export-parquet';
+import { createDuckDbParquetWriterFactory, removeDeadStagingFolders } from '@platform/export-parquet';
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { checkHealth, createClient } from '@platform/grpc';
 import { createHttpApp, createMetrics, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
@@ -23,6 +24,9 @@ export interface ExportWorkerDeps {
  */
 export function startExportWorker(config: ExportWorkerConfig, logger: Logger, deps: ExportWorkerDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
+    // What workers killed before they could clean up (kill -9, OOM) left on this volume: up to 2 files each.
+    const removed = await removeDeadStagingFolders(config.EXPORT_WORKER_TMP_DIR ?? tmpdir());
+    if (removed.length) logger.info({ folders: removed }, 'export worker: removed staging folders of dead workers');
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, streamReplicas: config.NATS_STREAM_REPLICAS, logger }), (b) => b.close()));
     const queue = deps.queue ?? exportPartitionQueue;
     await bus.ensureQueue(queue);

@@ -41,6 +41,15 @@ describe('bulk exports through the gateway', () => {
     await s3?.close();
   });
 
+  const until = async (read: () => Promise<unknown>, wanted: unknown, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while ((last = await read()) !== wanted) {
+      if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(last)} after ${timeoutMs} ms, waiting for ${JSON.stringify(wanted)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
   const exportBody = (overrides: Record<string, unknown> = {}) => ({
     bulk_export_destination_id: destinationId,
     session_id: sessionId,
@@ -55,7 +64,20 @@ describe('bulk exports through the gateway', () => {
     expect(created.body).toMatchObject({ session_id: sessionId, filter: 'and(eq(run_type, "llm"), gt(total_tokens, 5))' });
     expect((await call('GET', `/bulk-exports/${created.body.id}/runs`)).body).toHaveLength(1);
     expect((await call('GET', '/bulk-exports/destinations')).body.map((d: { id: string }) => d.id)).toContain(destinationId);
-    expect((await call('PATCH', `/bulk-exports/${created.body.id}`, { status: 'Cancelled' })).body.status).toBe('Cancelled');
+    // Its one day has no runs: the in-process worker completes it at once, so a cancel now would race with that.
+    // Once it is final, a cancel is refused as the conflict it is (a final export is never restarted or changed).
+    await until(async () => (await call('GET', `/bulk-exports/${created.body.id}`)).body.status, 'Completed');
+    const late = await call('PATCH', `/bulk-exports/${created.body.id}`, { status: 'Cancelled' });
+    expect(late.status).toBe(409);
+    expect(late.body.detail).toMatch(/is Completed and cannot be cancelled/);
+  });
+
+  it('cancels an export that has not finished (a schedule, in any casing of the status)', async () => {
+    const schedule = await call('POST', '/bulk-exports', exportBody({ end_time: undefined, interval_hours: 24, start_time: '2099-01-01T00:00:00Z' }));
+    expect(schedule.body.status).toBe('IntervalScheduled');
+    const cancelled = await call('PATCH', `/bulk-exports/${schedule.body.id}`, { status: 'CANCELLED' });
+    expect(cancelled).toMatchObject({ status: 200, body: { id: schedule.body.id, status: 'Cancelled' } });
+    expect((await call('GET', `/bulk-exports/${schedule.body.id}`)).body.status).toBe('Cancelled');
   });
 
   it('rejects a bad filter with a 422 naming the problem, checked by the tracing service', async () => {

@@ -17,6 +17,8 @@ export interface GatewayDeps {
   upstreams: Record<Exclude<Upstream, 'deployment'>, string>;
   internalSecret: string;
   proxyTimeoutMs?: number;
+  /** How long a wait or join whose Agent Server replica failed looks for another to continue on (default 30 s). */
+  upstreamRetryWindowMs?: number;
   routes?: readonly RouteRule[];
   /** Wildcard domain for deployments by host name: `<deployment id>.<domain>`. */
   deploymentDomain?: string;
@@ -30,6 +32,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     resolveDeployment: deps.resolveDeployment,
     internalSecret: deps.internalSecret,
     proxyTimeoutMs: deps.proxyTimeoutMs ?? 0,
+    retryWindowMs: deps.upstreamRetryWindowMs ?? 30_000,
     logger: deps.logger,
   });
   return createHttpApp({

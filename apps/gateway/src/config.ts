@@ -14,6 +14,8 @@ const schema = z.object({
   GRPC_DEADLINE: duration(3_000),
   /** 0 = no limit: run streams (SSE) may stay open for as long as a run lasts. */
   PROXY_TIMEOUT: duration(0),
+  /** How long a run wait or join whose Agent Server replica failed looks for another replica to continue on. */
+  UPSTREAM_RETRY_WINDOW: duration(30_000),
   /** Wildcard DNS domain of deployments (`*.<domain>` → this gateway): `<deployment id>.<domain>` reaches one. */
   DEPLOYMENT_DOMAIN: z.string().regex(/^(\*\.)?[a-z0-9.-]+$/i, 'must be a domain name').optional(),
 });

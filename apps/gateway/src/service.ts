@@ -40,7 +40,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
           retries: 2,
           requestId,
         });
-        return { deploymentId: found.deployment_id, tenantId: found.tenant_id, upstreamUrl: found.upstream_url };
+        return { deploymentId: found.deployment_id, tenantId: found.tenant_id, upstreamUrl: found.upstream_url, replicaUrls: found.replica_urls };
       },
       { ttlMs: config.DEPLOYMENT_CACHE_TTL },
     );
@@ -53,6 +53,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       upstreams: { 'control-plane': config.CONTROL_PLANE_URL, tracing: config.TRACING_URL, export: config.EXPORT_URL },
       internalSecret: config.INTERNAL_SECRET,
       proxyTimeoutMs: config.PROXY_TIMEOUT,
+      upstreamRetryWindowMs: config.UPSTREAM_RETRY_WINDOW,
       deploymentDomain: config.DEPLOYMENT_DOMAIN,
       readiness: { database: () => db.ready() },
     });

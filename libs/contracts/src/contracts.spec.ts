@@ -42,7 +42,15 @@ describe('round trips through the generated types', () => {
             if (req.deployment_id !== 'd1' || (req.tenant_id !== '' && req.tenant_id !== 't1')) {
               throw new NotFoundError('Deployment not found');
             }
-            return { deployment_id: 'd1', tenant_id: 't1', name: 'agent', upstream_url: 'http://127.0.0.1:8123', status: 'READY', revision_id: 'r1' };
+            return {
+              deployment_id: 'd1',
+              tenant_id: 't1',
+              name: 'agent',
+              upstream_url: 'http://127.0.0.1:8123',
+              status: 'READY',
+              revision_id: 'r1',
+              replica_urls: ['http://127.0.0.1:8123', 'http://127.0.0.1:8124'],
+            };
           }),
         }),
         runsService().implement({
@@ -80,6 +88,7 @@ describe('round trips through the generated types', () => {
     const client = createClient(deploymentsService().Client, address());
     const res = await callUnary(client, 'ResolveDeployment', { deployment_id: 'd1', tenant_id: 't1' });
     expect(res.upstream_url).toBe('http://127.0.0.1:8123');
+    expect(res.replica_urls).toEqual(['http://127.0.0.1:8123', 'http://127.0.0.1:8124']);
     await expect(callUnary(client, 'ResolveDeployment', { deployment_id: 'd1', tenant_id: 't2' })).rejects.toBeInstanceOf(NotFoundError);
     client.close();
   });

@@ -77,9 +77,15 @@ export async function streamRun(res: Response, options: StreamRunOptions): Promi
 /**
  * Answers with JSON text once `result` settles. A long wait sends the headers and then a newline every
  * `keepAliveMs` (JSON allows leading whitespace), so proxies keep the connection; a failure after that is
- * reported in the body as `{"__error__": ...}`.
+ * reported in the body as `{"__error__": ...}`. `headersAtOnce` sends the headers (with `Content-Location`, the run
+ * a wait created) before waiting, as the reference server does: whoever relays the answer knows the run from the
+ * start, and the gateway can go on waiting on it elsewhere if this replica dies.
  */
-export async function jsonWhenDone(res: Response, result: Promise<string>, keepAliveMs: number): Promise<void> {
+export async function jsonWhenDone(res: Response, result: Promise<string>, keepAliveMs: number, options: { headersAtOnce?: boolean } = {}): Promise<void> {
+  if (options.headersAtOnce) {
+    res.status(200).type('application/json');
+    res.flushHeaders();
+  }
   let timer: NodeJS.Timeout | undefined;
   const keepAlive = () => {
     if (!res.headersSent) {

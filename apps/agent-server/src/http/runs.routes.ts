@@ -80,7 +80,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
     const { request, run } = await create(threadId, req.body);
     res.set(runLocations(run.thread_id, run.run_id, stateless));
     cancelOnClose(res, run, request.on_disconnect === 'cancel');
-    await jsonWhenDone(res, runs.output(run, { fresh: true }), deps.waitKeepAliveMs);
+    await jsonWhenDone(res, runs.output(run, { fresh: true }), deps.waitKeepAliveMs, { headersAtOnce: true });
   };
 
   router.post('/threads/:thread_id/runs', background(false));

@@ -14,6 +14,7 @@ export function deploymentsHandlers(store: DeploymentStore): DeploymentsHandlers
         upstream_url: deployment.upstreamUrl,
         status: deployment.status,
         revision_id: deployment.activeRevisionId ?? '',
+        replica_urls: deployment.replicaUrls,
       };
     }),
   };

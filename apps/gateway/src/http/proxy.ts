@@ -5,17 +5,23 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { InputError } from '@platform/errors';
 import { TRUSTED_HEADER_NAMES, signIdentity } from '@platform/identity';
 import type { Logger } from '@platform/logging';
-import type { CachedResolver, RouteMatch, Upstream } from '@platform/gateway-routing';
+import { nextReplica, ReplicaHealth, resumableRequest, type CachedResolver, type RouteMatch, type Upstream } from '@platform/gateway-routing';
 import type { Caller } from '@platform/gateway-identity';
 import { CLIENT_IDENTITY_HEADERS } from './authenticate.middleware';
+import { resumableWait } from './resumable-wait';
 
 export interface ProxyOptions {
   upstreams: Record<Exclude<Upstream, 'deployment'>, string>;
   resolveDeployment: CachedResolver;
   internalSecret: string;
   proxyTimeoutMs: number;
+  /** How long a wait or join whose Agent Server replica failed looks for another to continue on. */
+  retryWindowMs: number;
   logger: Logger;
 }
+
+/** Errors that say the upstream is not there (rather than slow, or gone mid-answer). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 interface ProxyLocals {
   target: string;
@@ -35,6 +41,8 @@ function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret
  */
 export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHandler {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // Agent Server replicas that failed lately get no requests for a while, when the deployment has others.
+  const health = new ReplicaHealth();
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     router: (req) => ((req as Request).res?.locals.proxy as ProxyLocals).target,
     changeOrigin: true,
@@ -46,6 +54,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
       error: (err, req, res) => {
         const locals = (req as Request).res?.locals.proxy as ProxyLocals | undefined;
         if (locals?.deploymentId && locals.tenantId) options.resolveDeployment.invalidate(locals.deploymentId, locals.tenantId);
+        if (locals?.deploymentId && UNREACHABLE.has((err as NodeJS.ErrnoException).code ?? '')) health.markFailed(locals.target);
         options.logger.warn({ err, target: locals?.target, path: req.url }, 'upstream request failed');
         if (!('headersSent' in res) || res.headersSent) {
           res.destroy();
@@ -58,6 +67,8 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
     },
   });
 
+  const resume = resumableWait({ ...options, health });
+
   return (match) => async (req, res, next) => {
     const caller = res.locals.caller as Caller | undefined;
     const locals: ProxyLocals = { target: '' };
@@ -65,7 +76,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
       const tenantId = caller?.identity.tenantId;
       if (!tenantId) throw new InputError('X-Tenant-Id header is required');
       const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId, String(res.locals.requestId));
-      Object.assign(locals, { target: resolved.upstreamUrl, deploymentId: match.deploymentId, tenantId });
+      Object.assign(locals, { target: nextReplica(resolved, new Set(), health) ?? resolved.upstreamUrl, deploymentId: match.deploymentId, tenantId });
     } else {
       locals.target = options.upstreams[match.rule.upstream];
     }
@@ -77,6 +88,10 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
     delete req.headers['x-forwarded-prefix'];
     if (match.removedPrefix) req.headers['x-forwarded-prefix'] = match.removedPrefix;
     req.url = match.upstreamPath;
+    const resumable = locals.deploymentId ? resumableRequest(req.method, match.upstreamPath) : undefined;
+    if (resumable && locals.deploymentId && locals.tenantId !== undefined) {
+      return resume(req, res, resumable, { deploymentId: locals.deploymentId, tenantId: locals.tenantId, requestId: String(res.locals.requestId) });
+    }
     return proxy(req, res as Response, next);
   };
 }

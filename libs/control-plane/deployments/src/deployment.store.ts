@@ -6,6 +6,8 @@ export interface DeploymentStore {
   list(filter: DeploymentFilter): Promise<Deployment[]>;
   /** `tenantId` undefined: any tenant (internal lookups only). */
   find(id: string, tenantId?: string): Promise<Deployment | null>;
+  /** Base URLs of the deployment's serving instances (its Agent Server replicas), oldest first. */
+  replicaUrls(id: string): Promise<string[]>;
   /** The deployment, its secrets and its first revision (CREATING), in one transaction. Name taken → ConflictError. */
   create(input: NewDeployment): Promise<{ deployment: Deployment; revision: Revision }>;
   /** Applies changes (and makes a revision when asked) in one transaction. */

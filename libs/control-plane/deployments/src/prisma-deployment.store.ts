@@ -72,6 +72,15 @@ export class PrismaDeploymentStore implements DeploymentStore {
     return row && toDeployment(row);
   }
 
+  async replicaUrls(id: string): Promise<string[]> {
+    const rows = await this.prisma.instance.findMany({
+      where: { deploymentId: id, state: 'serving', url: { not: null } },
+      select: { url: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((r) => r.url as string);
+  }
+
   async create(input: NewDeployment): Promise<{ deployment: Deployment; revision: Revision }> {
     try {
       return await this.prisma.$transaction(async (tx) => {

@@ -234,6 +234,39 @@ describe('export runs: progress, retries, timeouts, cancel', () => {
     await expect(cancelExport(deps, randomUUID(), done.id)).rejects.toThrow(/not found/);
   });
 
+  it('records the file an in-flight attempt uploads after a cancel, without reopening the run', async () => {
+    const ctx = setup();
+    const dest = await seedDestination(ctx.destinations, ctx.tenantId);
+    const e = await seedExport(ctx.exports, { tenantId: ctx.tenantId, destinationId: dest.id, days: 2 });
+    await dispatchOnce(ctx.dispatcher);
+    const [started, waiting] = await ctx.exports.runsOf(e.id);
+    await ctx.progress.start(e.id, started.id, ctx.clock());
+    const file = (n: number) => ({ key: `p/${started.id}-0000${n}.parquet`, rows: 10, bytes: 100 });
+    const report = (n: number) => ({
+      exportId: e.id,
+      runId: started.id,
+      attempt: 0,
+      cursor: { startTimeMicros: BigInt(n), id: `r${n}` },
+      rowsWritten: BigInt(10 * (n + 1)),
+      bytesWritten: BigInt(100 * (n + 1)),
+      files: [file(n)],
+      done: false,
+    });
+    expect(await ctx.progress.progress(report(0), ctx.clock())).toEqual({ continueRun: true });
+    await cancelExport({ exports: ctx.exports, clock: ctx.clock }, ctx.tenantId, e.id);
+
+    // The worker was already uploading file 1 when the cancel came: it is in the bucket, so it is listed.
+    expect(await ctx.progress.progress({ ...report(1), done: true }, ctx.clock())).toEqual({ continueRun: false });
+    const after = await runOf(ctx, e.id);
+    expect(after).toMatchObject({ status: 'Cancelled', rowsWritten: 20n, files: [file(0), file(1)], cursor: { startTimeMicros: 1n, id: 'r1' } });
+    expect((await ctx.exports.find(ctx.tenantId, e.id))?.status).toBe('Cancelled');
+    // Only the attempt that was writing: a stale attempt, or a run that never started, records nothing.
+    await ctx.progress.progress({ ...report(2), attempt: 7 }, ctx.clock());
+    await ctx.progress.progress({ ...report(2), runId: waiting.id }, ctx.clock());
+    expect((await runOf(ctx, e.id)).files).toEqual([file(0), file(1)]);
+    expect((await runOf(ctx, e.id, 1)).files).toEqual([]);
+  });
+
   it('runs keep the credentials they started with; later runs use rotated ones', async () => {
     const ctx = setup();
     const dest = await seedDestination(ctx.destinations, ctx.tenantId);

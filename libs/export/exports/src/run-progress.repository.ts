@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '@platform/errors';
 import type { BulkExport } from './bulk-export';
 import { connectionOf, type DestinationConfig } from './destination';
 import { decryptDestinationCredentials } from './destinations.repository';
-import { FINAL_STATUSES } from './export-status';
+import { FINAL_STATUSES, isFinalStatus } from './export-status';
 import { EXPORT_COLUMNS, RUN_COLUMNS, exportFromSql, runFromSql, toRun, type RunRow, type SqlExportRow, type SqlRunRow } from './export-rows';
 import type { ExportRun, ExportedFile } from './export-run';
 import { TX_OPTIONS, type ExportSettings } from './export-settings';
@@ -176,40 +176,26 @@ export class RunProgressRepository {
     }, TX_OPTIONS);
   }
 
-  /** Records cumulative progress (idempotent); on `done` completes the run, and the export with its last run. */
+  /**
+   * Records cumulative progress (idempotent); on `done` completes the run, and the export with its last run. A run
+   * stopped (cancelled, or ended with its export) while its attempt was writing still records the files that attempt
+   * reports, without changing status: they are in the bucket, and every object there is listed in `exported_files`.
+   */
   async progress(report: ProgressReport, now: Date): Promise<{ continueRun: boolean }> {
     return this.prisma.$transaction(async (tx) => {
       // Reports of one export's runs proceed in parallel (shared lock); completing a run takes the export row
       // exclusively so that of two last runs finishing together, the second sees the first and flips the export.
       const { exp, run } = await this.lock(tx, report.exportId, report.runId, report.done ? 'UPDATE' : 'SHARE');
       if (run.status === 'Completed' && report.done && report.attempt === run.attempt) return { continueRun: false };
-      if (exp.status !== 'Running' || run.status !== 'Running') return { continueRun: false };
+      if (exp.status !== 'Running' || run.status !== 'Running') {
+        const stoppedMidAttempt = run.status !== 'Completed' && isFinalStatus(run.status) && run.attemptStartedAt !== null;
+        if (stoppedMidAttempt && report.attempt === run.attempt && report.files.length) await this.record(tx, run, report, now, false);
+        return { continueRun: false };
+      }
       if (report.attempt !== run.attempt) throw new StaleAttemptError(report.attempt, run.attempt);
       if (!this.workable(exp, run)) return { continueRun: false };
 
-      const stored = toRun(run);
-      const files = new Map(stored.files.map((f) => [f.key, f]));
-      for (const f of report.files) files.set(f.key, { key: f.key, rows: f.rows, bytes: f.bytes });
-      // Reports may arrive out of order (a retried call); the checkpoint only moves forward.
-      const advances = report.cursor ? !stored.cursor || compareCursor(report.cursor, stored.cursor) >= 0 : !stored.cursor;
-      const cursor = advances && report.cursor ? report.cursor : stored.cursor;
-      await tx.$executeRawUnsafe(
-        `UPDATE bulk_export_runs
-         SET files = $2::jsonb, last_progress_at = $3, updated_at = $3,
-             cursor_start_time = $4::bigint, cursor_id = $5, rows_written = $6::bigint, bytes_written = $7::bigint,
-             status = CASE WHEN $8 THEN 'Completed' ELSE status END,
-             finished_at = CASE WHEN $8 THEN $3 ELSE finished_at END,
-             dispatched_at = CASE WHEN $8 THEN NULL ELSE dispatched_at END
-         WHERE id = $1::uuid`,
-        run.id,
-        JSON.stringify([...files.values()]),
-        now,
-        cursor ? cursor.startTimeMicros.toString() : null,
-        cursor?.id ?? null,
-        (advances ? report.rowsWritten : stored.rowsWritten).toString(),
-        (advances ? report.bytesWritten : stored.bytesWritten).toString(),
-        report.done,
-      );
+      await this.record(tx, run, report, now, report.done);
       if (report.done) {
         await tx.$executeRaw`
           UPDATE bulk_exports SET status = 'Completed', finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
@@ -218,6 +204,33 @@ export class RunProgressRepository {
       }
       return { continueRun: true };
     }, TX_OPTIONS);
+  }
+
+  /** Adds the report's files to the run's, moves its checkpoint forward, and with `complete` completes it. */
+  private async record(tx: Tx, run: RunRow, report: ProgressReport, now: Date, complete: boolean): Promise<void> {
+    const stored = toRun(run);
+    const files = new Map(stored.files.map((f) => [f.key, f]));
+    for (const f of report.files) files.set(f.key, { key: f.key, rows: f.rows, bytes: f.bytes });
+    // Reports may arrive out of order (a retried call); the checkpoint only moves forward.
+    const advances = report.cursor ? !stored.cursor || compareCursor(report.cursor, stored.cursor) >= 0 : !stored.cursor;
+    const cursor = advances && report.cursor ? report.cursor : stored.cursor;
+    await tx.$executeRawUnsafe(
+      `UPDATE bulk_export_runs
+       SET files = $2::jsonb, last_progress_at = $3, updated_at = $3,
+           cursor_start_time = $4::bigint, cursor_id = $5, rows_written = $6::bigint, bytes_written = $7::bigint,
+           status = CASE WHEN $8 THEN 'Completed' ELSE status END,
+           finished_at = CASE WHEN $8 THEN $3 ELSE finished_at END,
+           dispatched_at = CASE WHEN $8 THEN NULL ELSE dispatched_at END
+       WHERE id = $1::uuid`,
+      run.id,
+      JSON.stringify([...files.values()]),
+      now,
+      cursor ? cursor.startTimeMicros.toString() : null,
+      cursor?.id ?? null,
+      (advances ? report.rowsWritten : stored.rowsWritten).toString(),
+      (advances ? report.bytesWritten : stored.bytesWritten).toString(),
+      complete,
+    );
   }
 
   /** Records a failed attempt reported by a worker. */

@@ -2,5 +2,6 @@ export * from './parquet-format';
 export * from './parquet-column';
 export * from './run-columns';
 export type { NdjsonRows, ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from './parquet-file-writer';
-export { toNdjsonRows } from './ndjson-rows';
+export { lastNdjsonRow, splitNdjsonRows, toNdjsonRows } from './ndjson-rows';
 export { createDuckDbParquetWriterFactory, type DuckDbParquetOptions } from './duckdb/duckdb-parquet-writer';
+export { removeDeadStagingFolders, STAGING_PREFIX, type StaleStagingOptions } from './staging-folders';

@@ -22,3 +22,30 @@ export function toNdjsonRows(rows: readonly ParquetRow[]): NdjsonRows {
   }
   return { lines: buffer, count: rows.length, maxLineBytes: longest };
 }
+
+/**
+ * Splits off the leading rows that fit in `maxRows` rows and `maxBytes` bytes (newlines counted); the rest, if any,
+ * is `tail`. With `atLeastOne`, a first row larger than `maxBytes` is taken alone rather than never. Both parts
+ * keep `maxLineBytes` of the whole as their bound.
+ */
+export function splitNdjsonRows(rows: NdjsonRows, maxRows: number, maxBytes: number, atLeastOne: boolean): { head: NdjsonRows; tail?: NdjsonRows } {
+  if (rows.count <= maxRows && rows.lines.length <= maxBytes) return { head: rows };
+  let end = 0;
+  let count = 0;
+  while (count < maxRows && count < rows.count) {
+    const next = rows.lines.indexOf(0x0a, end) + 1;
+    if (next > maxBytes && !(atLeastOne && count === 0)) break;
+    end = next;
+    count++;
+  }
+  const part = (lines: Buffer, n: number): NdjsonRows => ({ lines, count: n, maxLineBytes: rows.maxLineBytes });
+  const tail = count < rows.count ? part(rows.lines.subarray(end), rows.count - count) : undefined;
+  return { head: part(rows.lines.subarray(0, end), count), tail };
+}
+
+/** The last row's line (without its newline), parsed. */
+export function lastNdjsonRow(rows: NdjsonRows): Record<string, unknown> {
+  const end = rows.lines.length - 1;
+  const start = rows.lines.lastIndexOf(0x0a, end - 1) + 1;
+  return JSON.parse(rows.lines.toString('utf8', start, end)) as Record<string, unknown>;
+}

@@ -86,13 +86,56 @@ describe('exportPartition', () => {
     expect(stagedFiles()).toEqual([]);
   });
 
-  it('rolls at the byte bound too, at page boundaries', async () => {
+  it('rolls at the byte bound exactly, splitting pages where they cross it', async () => {
     const runs = makeRuns(1_000, 1_000);
     const { store, progress, run } = setup(runs, { pageSize: 100 });
-    // ~1.1 KB per staged row: 250 KB is crossed after the third page.
-    await expect(run({ fileMaxBytes: 250_000, fileMaxRows: 1_000_000 })).resolves.toMatchObject({ status: 'completed', rows: 1_000, files: 4 });
-    expect(progress.reports.map((r) => r.files[0].rows)).toEqual([300, 300, 300, 100]);
+    const bound = 250_000;
+    // What the bound allows, run by run: each file holds the runs whose staged lines (newline included) fit.
+    const expected: number[] = [0];
+    let staged = 0;
+    for (const r of runs) {
+      const bytes = Buffer.byteLength(JSON.stringify(r)) + 1;
+      if (staged + bytes > bound) {
+        expected.push(0);
+        staged = 0;
+      }
+      staged += bytes;
+      expected[expected.length - 1]++;
+    }
+    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.some((n) => n % 100 !== 0)).toBe(true);
+    await expect(run({ fileMaxBytes: bound, fileMaxRows: 1_000_000 })).resolves.toMatchObject({ status: 'completed', rows: 1_000, files: expected.length });
+    expect(progress.reports.map((r) => r.files[0].rows)).toEqual(expected);
+    let through = 0;
+    for (const [i, report] of progress.reports.entries()) {
+      through += expected[i];
+      expect(report.cursor).toEqual(cursorOf(runs[through - 1]));
+    }
     expect((await storedRows(store)).map((r) => r.id)).toEqual(runs.map((r) => r.id));
+  });
+
+  it('splits a page at the row bound; a run resumed from a cursor inside a page repeats and loses nothing', async () => {
+    const runs = makeRuns(2_500);
+    const { store, progress, run } = setup(runs, { pageSize: 300 });
+    // The report of file 1 never arrives (the worker dies): the run resumes after file 0's cursor, run 999,
+    // which is inside the fourth page.
+    progress.failReportAt(2, new UnavailableError('worker killed'));
+    await expect(run()).rejects.toBeInstanceOf(ProgressServiceError);
+    expect(progress.state.files.map((f) => f.rows)).toEqual([1_000]);
+    expect(progress.state.cursor).toEqual(cursorOf(runs[999]));
+
+    await expect(run({ fileMaxRows: 700 })).resolves.toEqual({ status: 'completed', rows: 2_500, files: 3 });
+    expect(progress.state.files.map((f) => f.rows)).toEqual([1_000, 700, 700, 100]);
+    expect(progress.state.cursor).toEqual(cursorOf(runs[2_499]));
+    expect((await storedRows(store)).map((r) => r.id)).toEqual(runs.map((r) => r.id));
+  });
+
+  it('gives a run larger than the byte bound a file of its own', async () => {
+    const runs = makeRuns(5, 2_000);
+    const { progress, run } = setup(runs, { pageSize: 5 });
+    await expect(run({ fileMaxBytes: 1_000 })).resolves.toMatchObject({ status: 'completed', rows: 5, files: 5 });
+    const withFiles = progress.reports.filter((r) => r.files.length);
+    expect(withFiles.map((r) => [r.files[0].rows, r.cursor])).toEqual(runs.map((r) => [1, cursorOf(r)]));
   });
 
   it('resumes after the recorded cursor, numbering files after the recorded ones and keeping totals cumulative', async () => {

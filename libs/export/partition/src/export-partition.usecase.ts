@@ -1,5 +1,13 @@
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import { runParquetColumns, type ParquetFileOnDisk, type ParquetFileWriter, type ParquetWriterFactory } from '@platform/export-parquet';
+import {
+  lastNdjsonRow,
+  runParquetColumns,
+  splitNdjsonRows,
+  type NdjsonRows,
+  type ParquetFileOnDisk,
+  type ParquetFileWriter,
+  type ParquetWriterFactory,
+} from '@platform/export-parquet';
 import type { Logger } from '@platform/logging';
 import { fileKey, nextFileIndex, partitionFolder } from './object-keys';
 import { describeFailure, ProgressServiceError, RunSourceError, UploadVerificationError } from './partition.errors';
@@ -15,9 +23,12 @@ export interface ExportPartitionDeps {
 }
 
 export interface ExportPartitionOptions {
-  /** Roll to a new file once this many bytes of row data are staged (the Parquet file is smaller). */
+  /**
+   * Bytes of row data (NDJSON) per file at most, exactly (the Parquet file is smaller); a single larger run gets a
+   * file of its own.
+   */
   fileMaxBytes: number;
-  /** ... or once this many rows are. */
+  /** Rows per file at most, exactly. */
   fileMaxRows: number;
   /** Shutdown: stop at once, abort the upload in flight, report nothing (the job is handed back). */
   signal?: AbortSignal;
@@ -50,6 +61,12 @@ export async function exportPartition(deps: ExportPartitionDeps, job: PartitionJ
   } finally {
     store.close();
   }
+}
+
+// Every StreamRuns line carries the cursor's fields (`start_time` in epoch microseconds, as text, and `id`).
+function cursorOfLastRun(rows: NdjsonRows): RunCursor {
+  const run = lastNdjsonRow(rows);
+  return { startTime: String(run.start_time), id: String(run.id) };
 }
 
 async function call<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -129,10 +146,15 @@ class PartitionExport {
     }
   }
 
-  /** Streams runs into rolled files; returns whether the stream ended (not stopped) and the last, open file. */
+  /**
+   * Streams runs into files rolled exactly at the bounds (a page is split across files where it crosses one, each
+   * file recorded with the cursor of its own last run); returns whether the stream ended (not stopped) and the
+   * last, open file.
+   */
   private async writeFiles(): Promise<{ completed: boolean; open?: ParquetFileWriter }> {
     const columns = runParquetColumns(this.spec.fields, this.spec.formatVersion);
     const { tenantId, sessionId, startUs, endUs, filter, fields } = this.spec;
+    const { fileMaxRows, fileMaxBytes } = this.options;
     const pages = this.deps.runs.stream({ tenantId, sessionId, startUs, endUs, filter, fields, after: this.cursor }, this.signal)[Symbol.asyncIterator]();
     let writer: ParquetFileWriter | undefined;
     try {
@@ -140,14 +162,22 @@ class PartitionExport {
         const page = await this.nextPage(pages);
         if (!page) return { completed: !this.stopRequested, open: writer };
         if (this.stopRequested) break;
-        if (!page.rows.count) continue;
-        writer ??= await this.deps.parquet.open({ columns, compression: this.spec.compression });
-        await writer.appendNdjson(page.rows);
-        this.lastCursor = page.cursor;
-        if (writer.stagedBytes >= this.options.fileMaxBytes || writer.rows >= this.options.fileMaxRows) {
-          const full = writer;
-          writer = undefined;
-          await this.enqueue(full, page.cursor, false);
+        let rest: NdjsonRows | undefined = page.rows;
+        while (rest?.count && !this.stopRequested) {
+          writer ??= await this.deps.parquet.open({ columns, compression: this.spec.compression });
+          // An empty file takes a first run larger than the byte bound alone, rather than never.
+          const { head, tail } = splitNdjsonRows(rest, fileMaxRows - writer.rows, fileMaxBytes - writer.stagedBytes, writer.rows === 0);
+          if (head.count) {
+            await writer.appendNdjson(head);
+            this.lastCursor = tail ? cursorOfLastRun(head) : page.cursor;
+          }
+          // Full: at a bound, or the next run does not fit.
+          if (tail || writer.rows >= fileMaxRows || writer.stagedBytes >= fileMaxBytes) {
+            const full = writer;
+            writer = undefined;
+            await this.enqueue(full, this.lastCursor, false);
+          }
+          rest = tail;
         }
       }
       // Stopped early: leaving the stream cancels the call.

@@ -4,6 +4,8 @@ export interface ResolvedDeployment {
   deploymentId: string;
   tenantId: string;
   upstreamUrl: string;
+  /** Base URLs of its serving instances (Agent Server replicas), when the control plane knows them. */
+  replicaUrls?: string[];
 }
 
 /** Looks a deployment up at its owner (the control plane over gRPC). Throws NotFoundError for unknown ids. */

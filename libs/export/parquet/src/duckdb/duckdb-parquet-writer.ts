@@ -6,6 +6,7 @@ import { toNdjsonRows } from '../ndjson-rows';
 import type { NdjsonRows, ParquetFileOnDisk, ParquetFileOptions, ParquetFileWriter, ParquetWriterFactory } from '../parquet-file-writer';
 import { parquetCodec } from '../parquet-format';
 import type { ParquetRow } from '../parquet-column';
+import { createStagingFolder, type StagingFolder } from '../staging-folders';
 import { copyStatement } from './copy-statement';
 import { NdjsonStage } from './ndjson-stage';
 
@@ -25,14 +26,16 @@ export interface DuckDbParquetOptions {
  * limit whatever the file size, and every export codec (ZSTD included) is available.
  */
 export function createDuckDbParquetWriterFactory(options: DuckDbParquetOptions = {}): ParquetWriterFactory {
-  let started: Promise<{ db: DuckDBInstance; root: string }> | undefined;
+  let started: Promise<{ db: DuckDBInstance; root: string; staging: StagingFolder }> | undefined;
   let closed = false;
 
-  // One directory per factory (so per process) holds every staged, written and spilled file; close removes it.
+  // One directory per factory (so per process) holds every staged, written and spilled file; close removes it, and
+  // after a kill -9 the next worker does (removeDeadStagingFolders).
   const start = () => {
     if (closed) throw new Error('Parquet writer factory is closed');
     started ??= (async () => {
-      const root = await mkdtemp(join(options.tempDir ?? tmpdir(), 'export-parquet-'));
+      const staging = await createStagingFolder(options.tempDir ?? tmpdir());
+      const root = staging.path;
       const db = await DuckDBInstance.create(':memory:', {
         threads: String(options.threads ?? availableParallelism()),
         memory_limit: options.memoryLimit ?? '1GB',
@@ -41,7 +44,7 @@ export function createDuckDbParquetWriterFactory(options: DuckDbParquetOptions =
         autoinstall_known_extensions: 'false',
         autoload_known_extensions: 'false',
       });
-      return { db, root };
+      return { db, root, staging };
     })();
     return started;
   };
@@ -58,6 +61,7 @@ export function createDuckDbParquetWriterFactory(options: DuckDbParquetOptions =
       const running = await started?.catch(() => undefined);
       if (!running) return;
       running.db.closeSync();
+      running.staging.release();
       await rm(running.root, { recursive: true, force: true });
     },
   };

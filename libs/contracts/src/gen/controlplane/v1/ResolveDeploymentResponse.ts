@@ -21,6 +21,12 @@ export interface ResolveDeploymentResponse {
    * The revision now serving (`active_revision_id`).
    */
   'revision_id'?: (string);
+  /**
+   * Base URLs of the deployment's serving instances (Agent Server replicas reachable one by one), when the
+   * control plane knows them; may include `upstream_url`. The gateway moves a wait or join whose replica failed to
+   * another one. Empty when only `upstream_url` is known (e.g. a Kubernetes Service balancing over its pods).
+   */
+  'replica_urls'?: (string)[];
 }
 
 export interface ResolveDeploymentResponse__Output {
@@ -42,4 +48,10 @@ export interface ResolveDeploymentResponse__Output {
    * The revision now serving (`active_revision_id`).
    */
   'revision_id': (string);
+  /**
+   * Base URLs of the deployment's serving instances (Agent Server replicas reachable one by one), when the
+   * control plane knows them; may include `upstream_url`. The gateway moves a wait or join whose replica failed to
+   * another one. Empty when only `upstream_url` is known (e.g. a Kubernetes Service balancing over its pods).
+   */
+  'replica_urls': (string)[];
 }
