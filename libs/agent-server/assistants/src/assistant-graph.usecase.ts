@@ -1,4 +1,5 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
+import type { AccessFilter } from '@platform/agent-server-auth';
 import { drawGraph, graphSchemas, subgraphSchemas, type AgentGraph, type GraphDrawing, type GraphSchemas } from '@platform/agent-server-graphs';
 import type { Assistant } from './assistant';
 import type { AssistantsDeps } from './assistants.deps';
@@ -19,21 +20,30 @@ export function assistantRunnableConfig(assistant: Assistant): RunnableConfig {
   };
 }
 
-async function graphOf(deps: AssistantsDeps, assistantIdOrGraphId: string): Promise<{ assistant: Assistant; graph: AgentGraph; config: RunnableConfig }> {
-  const assistant = await deps.assistants.resolve(assistantIdOrGraphId);
+async function graphOf(
+  deps: AssistantsDeps,
+  assistantIdOrGraphId: string,
+  visible: AccessFilter | undefined,
+): Promise<{ assistant: Assistant; graph: AgentGraph; config: RunnableConfig }> {
+  const assistant = await deps.assistants.resolve(assistantIdOrGraphId, visible);
   const config = assistantRunnableConfig(assistant);
   return { assistant, graph: await deps.registry.get(assistant.graph_id, config), config };
 }
 
 /** `GET /assistants/{id}/graph`: the drawable graph, subgraphs included with `xray`. */
-export async function getAssistantGraph(deps: AssistantsDeps, assistantIdOrGraphId: string, options: { xray?: boolean | number } = {}): Promise<GraphDrawing> {
-  const { graph, config } = await graphOf(deps, assistantIdOrGraphId);
+export async function getAssistantGraph(
+  deps: AssistantsDeps,
+  assistantIdOrGraphId: string,
+  options: { xray?: boolean | number } = {},
+  visible?: AccessFilter,
+): Promise<GraphDrawing> {
+  const { graph, config } = await graphOf(deps, assistantIdOrGraphId, visible);
   return drawGraph(graph, { xray: options.xray, config });
 }
 
 /** `GET /assistants/{id}/schemas`: the graph id with the input, output, state, config and context schemas. */
-export async function getAssistantSchemas(deps: AssistantsDeps, assistantIdOrGraphId: string): Promise<GraphSchemas & { graph_id: string }> {
-  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId);
+export async function getAssistantSchemas(deps: AssistantsDeps, assistantIdOrGraphId: string, visible?: AccessFilter): Promise<GraphSchemas & { graph_id: string }> {
+  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId, visible);
   return { graph_id: assistant.graph_id, ...graphSchemas(graph) };
 }
 
@@ -42,7 +52,8 @@ export async function getAssistantSubgraphs(
   deps: AssistantsDeps,
   assistantIdOrGraphId: string,
   options: { namespace?: string; recurse?: boolean } = {},
+  visible?: AccessFilter,
 ): Promise<Record<string, GraphSchemas>> {
-  const { graph } = await graphOf(deps, assistantIdOrGraphId);
+  const { graph } = await graphOf(deps, assistantIdOrGraphId, visible);
   return subgraphSchemas(graph, options);
 }

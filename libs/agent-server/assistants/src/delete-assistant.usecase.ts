@@ -1,3 +1,4 @@
+import type { AccessFilter } from '@platform/agent-server-auth';
 import type { AssistantRepository } from './assistants.repository';
 
 export interface DeleteAssistantDeps {
@@ -7,8 +8,12 @@ export interface DeleteAssistantDeps {
 }
 
 /** `DELETE /assistants/{id}`: the assistant with its versions and, when asked, its threads. */
-export async function deleteAssistant(deps: DeleteAssistantDeps, assistantIdOrGraphId: string, options: { deleteThreads?: boolean } = {}): Promise<void> {
-  const { assistant_id } = await deps.assistants.resolve(assistantIdOrGraphId);
+export async function deleteAssistant(
+  deps: DeleteAssistantDeps,
+  assistantIdOrGraphId: string,
+  options: { deleteThreads?: boolean; visible?: AccessFilter } = {},
+): Promise<void> {
+  const { assistant_id } = await deps.assistants.resolve(assistantIdOrGraphId, options.visible);
   await deps.assistants.delete(assistant_id);
   if (options.deleteThreads && deps.deleteThreadsOf) await deps.deleteThreadsOf(assistant_id);
 }
