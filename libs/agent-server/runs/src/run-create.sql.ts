@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { SqlRunner, SqlSession } from '@platform/prisma';
 import type { MultitaskStrategy, RunKwargs, RunRecord } from './run';
@@ -23,6 +24,10 @@ export interface NewRun {
   temporaryThread: boolean;
   /** Start the run at once, leased to this replica, when nothing runs on the thread and it is not delayed. */
   startAs?: { owner: string; leaseMs: number };
+  /** An existing thread must pass the caller's filter (the deployment's auth), else it is not found. */
+  visible?: AccessFilter;
+  /** More metadata for a thread the run creates (with the deployment's auth: the run's, as its handler left it). */
+  threadMetadata?: Record<string, unknown>;
 }
 
 export interface CreatedRun {
@@ -61,6 +66,8 @@ function insertParams(run: NewRun, started: boolean): unknown[] {
 }
 
 const threadMetadata = (run: NewRun) => JSON.stringify({ graph_id: run.graphId, assistant_id: run.assistantId });
+const newThreadMetadata = (run: NewRun) =>
+  run.threadMetadata ? JSON.stringify({ graph_id: run.graphId, assistant_id: run.assistantId, ...run.threadMetadata }) : threadMetadata(run);
 
 // Only what the database decided comes back; the rest is the caller's (no need to ship kwargs back and parse them).
 const RETURNED = 'created_at, updated_at, status, attempt, lease_owner, started_at';
@@ -94,20 +101,29 @@ async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolea
      n AS (SELECT pg_notify($14, '') WHERE $4 = 'pending'),
      ins AS (INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED})
      SELECT ins.*, (SELECT count(*) FROM n) AS notified FROM ins`,
-    [...insertParams(run, started), threadMetadata(run), RUN_CHANNELS.queue],
+    [...insertParams(run, started), newThreadMetadata(run), RUN_CHANNELS.queue],
   );
   return record(run, row);
 }
 
 async function lockThread(tx: SqlRunner, run: NewRun): Promise<void> {
-  const lock = () => tx.query(`SELECT thread_id FROM threads WHERE thread_id = $1::uuid FOR UPDATE`, [run.threadId]);
-  if ((await lock()).length > 0) return;
-  if (run.thread !== 'create') throw new NotFoundError(`Thread '${run.threadId}' not found`);
+  const params: unknown[] = [run.threadId];
+  const allowed = accessFilterSql(run.visible, 't.metadata', binderOf(params));
+  const lock = () => tx.query<{ allowed?: boolean }>(`SELECT thread_id${allowed ? `, ${allowed} AS allowed` : ''} FROM threads t WHERE thread_id = $1::uuid FOR UPDATE`, params);
+  const notFound = () => new NotFoundError(`Thread '${run.threadId}' not found`);
+  // A thread the caller may not see is not found, even where a missing one would be created.
+  const seen = async () => {
+    const [row] = await lock();
+    if (row && allowed && !row.allowed) throw notFound();
+    return Boolean(row);
+  };
+  if (await seen()) return;
+  if (run.thread !== 'create') throw notFound();
   await tx.query(`INSERT INTO threads (thread_id, metadata) VALUES ($1::uuid, $2::jsonb) ON CONFLICT (thread_id) DO NOTHING`, [
     run.threadId,
-    threadMetadata(run),
+    newThreadMetadata(run),
   ]);
-  await lock();
+  await seen();
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { Access, AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { Logger } from '@platform/logging';
 import type { Notifications, SqlSession } from '@platform/prisma';
@@ -8,6 +9,7 @@ import { insertRun } from './run-create.sql';
 import { createRunEventRepository } from './run-events.repository';
 import { RunExecutor } from './run-executor';
 import { cachedAssistantResolver } from './cached-assistant-resolver';
+import { authorizeRunCreate } from './run-create-access';
 import { buildRunKwargs, type AssistantResolver } from './run-kwargs';
 import { createRunQueueRepository } from './run-queue.repository';
 import type { RunCreateRequest } from './run-request.schema';
@@ -57,25 +59,33 @@ export interface RunServiceDeps {
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
 export type RunTarget = { threadId: string } | { threadId: null };
 
+/**
+ * Runs: create, read, cancel, follow. `visible` is the caller's filter from the deployment's auth, on the metadata of
+ * the run's thread: a run of a thread it hides is not found.
+ */
 export interface RunService {
   readonly owner: string;
   /** Starts the worker (claims, heartbeats, sweeps) and the stream listeners. */
   start(): Promise<void>;
   /** Stops claiming and hands running runs back (see RunWorker.stop). */
   stop(): Promise<void>;
-  create(target: RunTarget, request: RunCreateRequest): Promise<RunRecord>;
-  get(threadId: string, runId: string): Promise<RunRecord>;
+  /**
+   * With `access` (a request under the deployment's auth), `threads:create_run` decides first: it may refuse, filter
+   * the thread and stamp the metadata; the caller goes into the run's configurable (`langgraph_auth_user`, ...).
+   */
+  create(target: RunTarget, request: RunCreateRequest, access?: Access): Promise<RunRecord>;
+  get(threadId: string, runId: string, visible?: AccessFilter): Promise<RunRecord>;
   /** A run by id alone (stateless joins); NotFoundError when unknown. */
-  getById(runId: string): Promise<RunRecord>;
-  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
-  delete(threadId: string, runId: string): Promise<void>;
+  getById(runId: string, visible?: AccessFilter): Promise<RunRecord>;
+  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }, visible?: AccessFilter): Promise<RunRecord[]>;
+  delete(threadId: string, runId: string, visible?: AccessFilter): Promise<void>;
   /** Cancels one run (a no-op when it already ended); with `wait`, returns once it stopped. */
-  cancel(threadId: string | null, runId: string, options: { action: CancelAction; wait?: boolean }): Promise<void>;
+  cancel(threadId: string | null, runId: string, options: { action: CancelAction; wait?: boolean; visible?: AccessFilter }): Promise<void>;
   cancelMany(filter: CancelFilter, action: CancelAction): Promise<void>;
   subscribe(runId: string, from: SubscribeFrom): Promise<RunSubscription>;
   waitForEnd(runId: string): Promise<RunEnd | null>;
   /** The events of a thread's runs as they come (`GET /threads/{id}/stream`); NotFoundError for an unknown thread. */
-  streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal): Promise<AsyncIterable<ThreadStreamEvent>>;
+  streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ThreadStreamEvent>>;
   /**
    * What join and wait answer once the run ended: its output, else the thread's values; NotFoundError if it
    * vanished. `fresh`: the run was created by this request just now.
@@ -129,8 +139,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   });
 
   let stopping: Promise<void> | undefined;
-  const getById = async (runId: string) => {
-    const run = await runs.find(runId);
+  const getById = async (runId: string, visible?: AccessFilter) => {
+    const run = await runs.find(runId, undefined, visible);
     if (!run) throw runNotFound(runId);
     return run;
   };
@@ -153,12 +163,18 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return stopping;
     },
 
-    async create(target, request) {
+    async create(target, request, access) {
       const assistant = await assistants.resolve(request.assistant_id);
       const stateless = target.threadId === null;
       const temporary = stateless && (request.on_completion ?? 'delete') === 'delete';
       const threadId = target.threadId ?? randomUUID();
       const runId = uuid7();
+      const multitaskStrategy = request.multitask_strategy ?? 'enqueue';
+      const kwargs = buildRunKwargs(assistant, request, { runId, threadId, temporary }, access?.caller);
+      // No work at all without the deployment's auth.
+      const allowed = access?.caller
+        ? await authorizeRunCreate(access, { threadId: target.threadId, assistantId: assistant.assistant_id, runId, multitaskStrategy, kwargs }, request)
+        : undefined;
       const afterMs = Math.round((request.after_seconds ?? 0) * 1000);
       const reserved = afterMs <= 0 && worker.tryReserve();
       let created;
@@ -168,13 +184,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
           threadId,
           assistantId: assistant.assistant_id,
           graphId: assistant.graph_id,
-          metadata: request.metadata ?? {},
-          kwargs: buildRunKwargs(assistant, request, { runId, threadId, temporary }),
-          multitaskStrategy: request.multitask_strategy ?? 'enqueue',
+          metadata: allowed?.metadata ?? request.metadata ?? {},
+          kwargs,
+          multitaskStrategy,
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
           temporaryThread: temporary,
           startAs: reserved ? { owner, leaseMs: settings.leaseMs } : undefined,
+          visible: allowed?.visible,
+          threadMetadata: allowed?.metadata,
         });
       } catch (err) {
         if (reserved) worker.unreserve();
@@ -189,13 +207,13 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return created.run;
     },
 
-    get: (threadId, runId) => runs.get(threadId, runId),
+    get: (threadId, runId, visible) => runs.get(threadId, runId, visible),
     getById,
-    list: (threadId, query) => runs.list(threadId, query),
-    delete: (threadId, runId) => runs.delete(threadId, runId),
+    list: (threadId, query, visible) => runs.list(threadId, query, visible),
+    delete: (threadId, runId, visible) => runs.delete(threadId, runId, visible),
 
-    async cancel(threadId, runId, { action, wait }) {
-      const run = threadId ? await runs.get(threadId, runId) : await getById(runId);
+    async cancel(threadId, runId, { action, wait, visible }) {
+      const run = threadId ? await runs.get(threadId, runId, visible) : await getById(runId, visible);
       if (!isFinished(run.status)) {
         await runs.cancel({ runIds: [runId] }, action);
         // Stop it now if it runs here; the NOTIFY reaches the other replicas.
@@ -211,8 +229,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
     subscribe: (runId, from) => hub.subscribe(runId, from),
 
-    async streamThread(threadId, from, signal) {
-      if (!(await runs.threadExists(threadId))) throw threadNotFound(threadId);
+    async streamThread(threadId, from, signal, visible) {
+      if (!(await runs.threadExists(threadId, visible))) throw threadNotFound(threadId);
       return threadStream({ runs, hub }, threadId, from, signal);
     },
     waitForEnd: (runId) => hub.waitForEnd(runId),
