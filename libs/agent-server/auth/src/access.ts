@@ -39,3 +39,9 @@ export interface Access {
 
 /** A deployment without auth: everything is allowed and nothing is filtered. */
 export const OPEN_ACCESS: Access = { authorize: () => Promise.resolve(undefined) };
+
+/** The metadata a handler left in the value it was given (it may have replaced or removed it); undefined if none. */
+export function metadataIn(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const metadata = value['metadata'];
+  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : undefined;
+}

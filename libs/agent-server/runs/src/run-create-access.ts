@@ -1,4 +1,4 @@
-import type { AccessFilter, Access } from '@platform/agent-server-auth';
+import { metadataIn, type Access, type AccessFilter } from '@platform/agent-server-auth';
 import type { MultitaskStrategy, RunKwargs } from './run';
 import type { RunCreateRequest } from './run-request.schema';
 
@@ -32,6 +32,5 @@ export async function authorizeRunCreate(
     kwargs: run.kwargs,
   };
   const visible = await access.authorize('threads:create_run', value);
-  const metadata = value['metadata'];
-  return { visible, metadata: typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {} };
+  return { visible, metadata: metadataIn(value) ?? {} };
 }
