@@ -210,7 +210,15 @@ describeWithService('DATABASE_URL', 'Postgres (agent server auth e2e)')("a deplo
     expect((await alice.assistants.getVersions(id)).map((v) => v.version)).toEqual([2, 1]);
     expect(await alice.assistants.getSchemas(id)).toMatchObject({ graph_id: 'whoami' });
     // A run names any assistant (as in the reference), and runs as its caller.
-    expect(await bob.runs.wait(null, id, { input: {} })).toMatchObject({ who: { user_id: 'bob' } });
+    const bobs = await bob.threads.create();
+    expect(await bob.runs.wait(bobs.thread_id, id, { input: {} })).toMatchObject({ who: { user_id: 'bob' } });
+    // Deleting it with its threads leaves the threads of others that ran it.
+    const alices = await alice.threads.create();
+    await alice.runs.wait(alices.thread_id, id, { input: {} });
+    await alice.assistants.delete(id, { deleteThreads: true });
+    await expect(alice.assistants.get(id)).rejects.toMatchObject(notFound);
+    await expect(alice.threads.get(alices.thread_id)).rejects.toMatchObject(notFound);
+    expect(await bob.threads.get(bobs.thread_id)).toMatchObject({ metadata: { assistant_id: id, owner: 'bob' } });
   });
 
   it('applies the same auth to A2A and MCP', async () => {

@@ -13,7 +13,7 @@ import {
   updateAssistant,
   type AssistantRepository,
 } from '@platform/agent-server-assistants';
-import { metadataIn } from '@platform/agent-server-auth';
+import { metadataIn, type AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { InputError } from '@platform/errors';
 import { parseRequest } from '@platform/http-server';
@@ -24,7 +24,7 @@ export interface AssistantsRoutesDeps {
   assistants: AssistantRepository;
   registry: GraphRegistry;
   /** Deletes the threads whose `metadata.assistant_id` is the given assistant's (`DELETE ...?delete_threads=true`). */
-  deleteThreadsOf?: (assistantId: string) => Promise<number>;
+  deleteThreadsOf?: (assistantId: string, visible?: AccessFilter) => Promise<number>;
 }
 
 /**
@@ -78,8 +78,11 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): Router {
     const assistantId = req.params.assistant_id;
     const { delete_threads } = parseRequest(deleteQuery, req.query, 'query');
     if (delete_threads && !deps.deleteThreadsOf) throw new InputError('delete_threads is not supported by this server');
-    const visible = await accessOf(res).authorize('assistants:delete', { assistant_id: assistantId });
-    await deleteAssistant(deps, assistantId, { deleteThreads: delete_threads, visible });
+    const access = accessOf(res);
+    const visible = await access.authorize('assistants:delete', { assistant_id: assistantId });
+    // Its threads go only as far as the caller may delete threads (others' threads may have run this assistant).
+    const threadsVisible = delete_threads ? await access.authorize('threads:delete', { assistant_id: assistantId }) : undefined;
+    await deleteAssistant(deps, assistantId, { deleteThreads: delete_threads, visible, threadsVisible });
     res.status(204).end();
   });
 
