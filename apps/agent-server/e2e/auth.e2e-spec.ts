@@ -125,6 +125,14 @@ describeWithService('DATABASE_URL', 'Postgres (agent server auth e2e)')("a deplo
     expect((await raw('/runs/cancel', { method: 'POST', user: 'bob', body: JSON.stringify({ run_ids: [pending.run_id] }) })).status).toBe(204);
     await alice.runs.join(slow.thread_id, pending.run_id);
     expect((await alice.runs.get(slow.thread_id, pending.run_id)).status).toBe('success');
+
+    // A run queued behind another is claimed from its stored row (as by any replica): the caller came with it.
+    const busy = await alice.threads.create();
+    const first = await alice.runs.create(busy.thread_id, 'whoami', { input: {}, config: slowConfig(300) });
+    const queued = await alice.runs.create(busy.thread_id, 'whoami', { input: {} });
+    expect(queued.status).toBe('pending');
+    await alice.runs.join(busy.thread_id, first.run_id);
+    expect(await alice.runs.join(busy.thread_id, queued.run_id)).toMatchObject({ who: { user: ALICE, user_id: 'alice' } });
   });
 
   it('runs a stateless run as its caller, on a thread of its own that is theirs', async () => {
