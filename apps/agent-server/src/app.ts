@@ -6,7 +6,7 @@ import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
-import { createHttpApp, type ReadinessCheck } from '@platform/http-server';
+import { createHttpApp, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { a2aRoutes } from './http/a2a.routes';
 import { assistantThreadsDeleter } from './http/assistant-threads';
@@ -27,6 +27,8 @@ export interface AgentServerDeps {
   version: string;
   deploymentId?: string;
   readiness?: Record<string, ReadinessCheck>;
+  /** `/metrics` (createAgentServerMetrics: the run queue's depth); default the HTTP metrics alone. */
+  metrics?: ServiceMetrics;
   registry: GraphRegistry;
   assistants: AssistantRepository;
   threads: { threads: ThreadRepository; state: ThreadStateService };
@@ -48,6 +50,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     service: 'agent-server',
     logger: deps.logger,
     readiness: deps.readiness,
+    metrics: deps.metrics,
     identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
     routes: (app) => {
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

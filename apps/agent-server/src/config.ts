@@ -16,6 +16,18 @@ const schema = z
     LANGGRAPH_CONFIG_PATH: z.string().default('langgraph.json'),
     /** JSON `{graph_id: {...config, context}}`: defaults of each graph's system assistant. */
     LANGGRAPH_CONFIG: z.string().optional(),
+    /**
+     * Where schemas read from graphs' TypeScript sources are kept (reused while the sources are unchanged).
+     * Default: `<DATA_DIR>/agent-server/graph-schemas`, or the system temp directory with an in-memory DATA_DIR.
+     */
+    GRAPH_SCHEMA_CACHE_DIR: z.string().optional(),
+    /**
+     * How long reading the graphs' schemas from their TypeScript sources may take (the reference's variable; its
+     * 30 s default is short for a busy replica, and a timed-out extraction is tried again by the next request).
+     */
+    LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: positiveInt(120_000),
+    /** This deployment's public URL; runs record it in their checkpoints' metadata (`langgraph_api_url`). */
+    LANGGRAPH_API_URL: url(['http:', 'https:']).optional(),
     /** Runs this replica executes at once. */
     N_JOBS_PER_WORKER: positiveInt(10),
     /** A running run's lease: a replica that stops heartbeating loses its runs after this long. */

@@ -1,28 +1,28 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
-import { openAgentServerDatabase } from '@platform/agent-server-data-access';
-import { createGraphRegistry, loadLangGraphProject, loadStoreEmbeddings } from '@platform/agent-server-graphs';
+import { createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
 import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { createAgentServerMetrics } from './agent-server.metrics';
 import { createAgentServerApp } from './app';
 import type { AgentServerConfig } from './config';
+import { openDatabase } from './database';
+
+function schemaCacheDir(config: AgentServerConfig): string {
+  if (config.GRAPH_SCHEMA_CACHE_DIR) return path.resolve(config.GRAPH_SCHEMA_CACHE_DIR);
+  const dataDir = serviceDataDir(config.DATA_DIR, 'agent-server');
+  return dataDir === 'memory://' ? path.join(tmpdir(), 'agent-server-graph-schemas') : path.resolve(dataDir, 'graph-schemas');
+}
 
 export const AGENT_SERVER_VERSION = '0.1.0';
-
-export function openDatabase(config: AgentServerConfig, logger?: Logger) {
-  return openAgentServerDatabase({
-    url: config.DATABASE_URL,
-    dataDir: serviceDataDir(config.DATA_DIR, 'agent-server'),
-    poolSize: config.DATABASE_POOL_SIZE,
-    logger,
-  });
-}
 
 /**
  * Starts in order: database → graphs and auth (the deployment's langgraph.json) → system assistants → run workers → HTTP.
@@ -45,7 +45,14 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const index = indexed && { ...indexed, embeddings: await loadStoreEmbeddings(indexed.embed, project.dir) };
     if (indexed) logger.info({ embed: indexed.embed, dims: indexed.dims, fields: indexed.fields }, 'store: semantic search on');
     const store = new PrismaStore(db.prisma, { ttl: storeSettings.ttl, index });
-    const registry = createGraphRegistry({ graphs: project.graphs, checkpointer, store });
+    const typeSchemas = createTypeScriptSchemaSource({
+      graphs: project.graphs,
+      cacheDir: schemaCacheDir(config),
+      timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS,
+      fallbackNodeModules: platformNodeModules(),
+      logger,
+    });
+    const registry = createGraphRegistry({ graphs: project.graphs, checkpointer, store, typeSchemas });
     const assistants = createAssistantRepository(db.prisma);
     await syncSystemAssistants(assistants, registry, project.defaults);
     logger.info({ graphs: registry.ids(), config: project.configPath }, 'graphs loaded');
@@ -81,6 +88,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         shutdownGraceMs: config.RUN_SHUTDOWN_GRACE,
       },
       tracing,
+      apiUrl: config.LANGGRAPH_API_URL,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
@@ -102,6 +110,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       version: AGENT_SERVER_VERSION,
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
+      metrics: createAgentServerMetrics({ deploymentId: config.DEPLOYMENT_ID, depth: () => runs.depth(), logger }),
       registry,
       assistants,
       runs,

@@ -465,14 +465,18 @@ describe('deployments through the gateway (local driver, real Agent Servers)', (
         expect(renamed.status).toBe(400);
         expect(renamed.body.detail).toBe('Immutable field(s) cannot be changed after creation: name, source_config.repo_url, source_config.deployment_type');
         expect((await call('PATCH', `/v2/deployments/${id}`, { source: 'external_docker' })).status).toBe(400);
-        // Repeating an immutable value unchanged is fine; a build setting alone makes no revision.
-        const same = await call('PATCH', `/v2/deployments/${id}`, { name: 'valid-name', source_config: { repo_url: repo.url, build_command: 'true' } });
+        // Repeating an immutable value or a build setting unchanged makes no revision.
+        const same = await call('PATCH', `/v2/deployments/${id}`, { name: 'valid-name', source_config: { repo_url: repo.url, install_command: 'sleep 120' } });
         expect(same.status).toBe(200);
         expect(same.body.latest_revision_id).toBe(created.body.latest_revision_id);
-        expect(same.body.source_config.build_command).toBe('true');
+        // A changed build setting is a build input: a new revision builds with it.
+        const rebuilt = await call('PATCH', `/v2/deployments/${id}`, { source_config: { build_command: 'true' } });
+        expect(rebuilt.status).toBe(200);
+        expect(rebuilt.body.latest_revision_id).not.toBe(created.body.latest_revision_id);
+        expect(rebuilt.body.source_config).toMatchObject({ install_command: 'sleep 120', build_command: 'true' });
         // Secrets that change make a revision; the same secrets again do not.
         const secretA = await call('PATCH', `/v2/deployments/${id}`, { secrets: [{ name: 'A', value: '1' }] });
-        expect(secretA.body.latest_revision_id).not.toBe(created.body.latest_revision_id);
+        expect(secretA.body.latest_revision_id).not.toBe(rebuilt.body.latest_revision_id);
         expect(secretA.body.secrets).toEqual([{ name: 'A' }]);
         const secretSame = await call('PATCH', `/v2/deployments/${id}`, { secrets: [{ name: 'A', value: '1' }] });
         expect(secretSame.body.latest_revision_id).toBe(secretA.body.latest_revision_id);

@@ -72,11 +72,19 @@ const schema = z.object({
   K8S_GIT_IMAGE: z.string().default('alpine/git:2.47.2'),
   K8S_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).optional(),
   K8S_CLUSTER_DOMAIN: z.string().default('cluster.local'),
+  /** What autoscales a deployment with max_scale > min_scale: an HPA on CPU, or KEDA on CPU and queued runs. */
+  K8S_AUTOSCALER: z.enum(['hpa', 'keda']).default('hpa'),
+  /** The Prometheus KEDA's scaler asks for a deployment's queued runs (required with K8S_AUTOSCALER=keda). */
+  K8S_KEDA_PROMETHEUS_URL: httpUrl().optional(),
   /** A kubeconfig file; default: in-cluster service account, else ~/.kube/config. */
   KUBECONFIG: z.string().optional(),
   /** The page the browser lands on after an OAuth callback (`?auth_id=&status=`); unset = JSON. */
   OAUTH_CALLBACK_PAGE_URL: httpUrl().optional(),
   OAUTH_FLOW_TTL: duration(10 * 60_000),
+}).superRefine((config, ctx) => {
+  if (config.K8S_AUTOSCALER === 'keda' && !config.K8S_KEDA_PROMETHEUS_URL) {
+    ctx.addIssue({ code: 'custom', path: ['K8S_KEDA_PROMETHEUS_URL'], message: 'is required when K8S_AUTOSCALER is keda' });
+  }
 });
 
 export type ControlPlaneConfig = z.infer<typeof schema>;

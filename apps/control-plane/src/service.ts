@@ -51,6 +51,8 @@ function createDriver(config: ControlPlaneConfig, logger: Logger, instances: Pri
       gitImage: config.K8S_GIT_IMAGE,
       imagePullPolicy: config.K8S_IMAGE_PULL_POLICY,
       clusterDomain: config.K8S_CLUSTER_DOMAIN,
+      autoscaler: config.K8S_AUTOSCALER,
+      kedaPrometheusUrl: config.K8S_KEDA_PROMETHEUS_URL,
       rolloutTimeoutMs: config.DEPLOY_TIMEOUT,
       logger: logger.child({ driver: 'kubernetes' }),
     });

@@ -23,7 +23,7 @@ export interface ExportWorkerDeps {
  */
 export function startExportWorker(config: ExportWorkerConfig, logger: Logger, deps: ExportWorkerDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, logger }), (b) => b.close()));
+    const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, streamReplicas: config.NATS_STREAM_REPLICAS, logger }), (b) => b.close()));
     const queue = deps.queue ?? exportPartitionQueue;
     await bus.ensureQueue(queue);
     const auth = { token: config.INTERNAL_SECRET };

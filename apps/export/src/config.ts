@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, natsUrl, type Env } from '@platform/config';
+import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsUrl, type Env } from '@platform/config';
 import { parseEncryptionKey } from '@platform/export-destinations';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -18,6 +18,7 @@ const schema = z.object({
   DATABASE_URL: databaseUrl(),
   MIGRATE_ON_START: flag(false),
   NATS_URL: natsUrl(),
+  NATS_STREAM_REPLICAS: natsStreamReplicas(),
   /** AES-256-GCM key for destination credentials at rest: 32 bytes as 64 hex characters or base64. */
   EXPORT_ENCRYPTION_KEY: encryptionKey,
   /** Earlier keys (comma-separated), still accepted for decryption after a key rotation. */

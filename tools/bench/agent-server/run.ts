@@ -5,53 +5,18 @@
 // `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
 // spread over them round-robin.
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { Client } from '@langchain/langgraph-sdk';
-import { freePort } from '@platform/http-server';
-import { signIdentity } from '@platform/identity';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import { busyPercent, machineCpu, cpuSecondsBetween, namedProcessesCpu, processTreeCpuSeconds } from '@platform/testing';
 import { intOption } from '../options';
+import { gatewayHeaders, startAgentServer, startReferenceServer, stop, type StartedServer } from './servers';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const REFERENCE_DIR = path.join(__dirname, 'reference');
 const GRAPH_CONFIG = path.join(__dirname, 'graph', 'langgraph.json');
 const SECRET = `bench-${randomUUID()}`;
 const GRAPH_ID = 'echo';
-
-async function waitForOk(url: string, child: ChildProcess, name: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before answering /ok`);
-    try {
-      const res = await fetch(`${url}/ok`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${name} did not answer /ok within ${timeoutMs / 1000} s`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
-function ensureReferenceInstalled(): void {
-  if (existsSync(path.join(REFERENCE_DIR, 'node_modules', '.bin', 'langgraphjs'))) return;
-  console.log('installing the reference server (npm ci in tools/bench/agent-server/reference) ...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: REFERENCE_DIR, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('npm ci of the reference server failed');
-}
 
 interface Target {
   name: string;
@@ -61,45 +26,16 @@ interface Target {
 }
 
 async function startReference(): Promise<Target> {
-  ensureReferenceInstalled();
-  const port = await freePort();
-  const child = spawn(
-    path.join(REFERENCE_DIR, 'node_modules', '.bin', 'langgraphjs'),
-    ['dev', '--port', String(port), '--host', '127.0.0.1', '--no-browser', '--config', GRAPH_CONFIG],
-    { cwd: REFERENCE_DIR, env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: '1', LANGSMITH_TRACING: 'false' }, stdio: 'ignore' },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitForOk(url, child, 'reference server');
+  const { url, child } = await startReferenceServer(GRAPH_CONFIG);
   return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', children: [child], client: () => new Client({ apiUrl: url }) };
 }
 
-async function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  // BENCH_PROFILE=<dir>: a V8 CPU profile of this server's process there, written when it stops.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [...profile, path.join(ROOT, 'apps/agent-server/src/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      MIGRATE_ON_START: 'true',
-      INTERNAL_SECRET: SECRET,
-      LANGGRAPH_CONFIG_PATH: GRAPH_CONFIG,
-      LOG_LEVEL: 'warn',
-      LANGSMITH_TRACING: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForOk(url, child, 'agent server');
-  return { url, child };
-}
+const startReplica = (databaseUrl: string) =>
+  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET });
 
 async function startOurs(databaseUrl: string, replicas: number): Promise<Target> {
   // One after the other: the first applies the migrations.
-  const started: { url: string; child: ChildProcess }[] = [];
+  const started: StartedServer[] = [];
   try {
     for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl));
   } catch (err) {
@@ -108,12 +44,7 @@ async function startOurs(databaseUrl: string, replicas: number): Promise<Target>
   }
   let next = 0;
   // The server admits only gateway-signed requests; a signature is valid for 5 minutes, so each client signs anew.
-  const client = () => {
-    const requestId = `bench-${randomUUID()}`;
-    const identity = { tenantId: randomUUID(), organizationId: randomUUID(), subject: 'bench' };
-    const apiUrl = started[next++ % started.length].url;
-    return new Client({ apiUrl, defaultHeaders: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId) } });
-  };
+  const client = () => new Client({ apiUrl: started[next++ % started.length].url, defaultHeaders: gatewayHeaders(SECRET) });
   const name = replicas === 1 ? 'this server (Postgres)' : `this server (Postgres, ${replicas} replicas)`;
   return { name, children: started.map((s) => s.child), client };
 }

@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { silentLogger } from '@platform/logging';
+import { busyPercent, cpuSecondsBetween, machineCpu, namedProcessesCpu } from '@platform/testing';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from '../../dev/platform';
 import { intOption } from '../options';
@@ -142,9 +143,17 @@ async function main(): Promise<void> {
       await recorder.close();
       const bytes = recorder.requests.reduce((sum, r) => sum + r.body.length, 0);
       console.log(`\n[server] recorded ${recorder.requests.length} SDK requests (${(bytes / 1e6).toFixed(1)} MB as sent); replaying with ${senders} senders`);
+      const before = { platform: process.cpuUsage(), postgres: namedProcessesCpu('postgres'), machine: machineCpu() };
       const started = performance.now();
       await replay(recorder.requests, apiUrl, auth, senders);
       console.log(`[server] ingest: ${rate(runs, await waitStored(db, 'bench-server', runs, started))}`);
+      // This process is the platform (gateway, tracing, the idle rest) and the senders, which only write recorded bodies.
+      const used = process.cpuUsage(before.platform);
+      const perRun = (seconds: number) => `${((seconds * 1000) / runs).toFixed(3)} ms`;
+      console.log(
+        `[server] CPU per run: platform process ${perRun((used.user + used.system) / 1e6)}, ` +
+          `Postgres ${perRun(cpuSecondsBetween(before.postgres, namedProcessesCpu('postgres')))}; machine ${busyPercent(before.machine, machineCpu()).toFixed(0)}% busy`,
+      );
     }
     if (phase === 'both' || phase === 'e2e') {
       console.log(`\n[e2e] ${clients} live SDK client processes, ${concurrency} traces in flight each`);

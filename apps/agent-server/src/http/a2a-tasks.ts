@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getAssistantSchemas, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
+import { getAssistantStateKeys, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
 import type { Access } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { isFinished, runCreateSchema, type RunRecord, type RunService } from '@platform/agent-server-runs';
@@ -22,7 +22,6 @@ export interface A2aTaskDeps {
 // Run metadata keys: the A2A message a run answers, so a task's history shows it as sent.
 const MESSAGE_ID = 'a2a_message_id';
 
-const hasProperty = (properties: unknown, name: string) => typeof properties === 'object' && properties !== null && name in properties;
 
 const isNotFound = (err: unknown) => isPlatformError(err) && err.code === 'not_found';
 
@@ -37,8 +36,8 @@ export function a2aTasks(deps: A2aTaskDeps) {
   const hasMessages = (assistant: Assistant) => {
     let known = messageGraphs.get(assistant.graph_id);
     if (!known) {
-      known = getAssistantSchemas(deps, assistant.assistant_id).then(
-        (schemas) => [schemas.state_schema, schemas.input_schema].some((schema) => hasProperty(schema?.properties, 'messages')),
+      known = getAssistantStateKeys(deps, assistant.assistant_id).then(
+        (keys) => keys.includes('messages'),
         (err: unknown) => {
           messageGraphs.delete(assistant.graph_id);
           throw err;
@@ -122,16 +121,24 @@ export function a2aTasks(deps: A2aTaskDeps) {
     return { run: created, userMessage: { ...(message as A2aMessage), kind: 'message', contextId: created.thread_id, taskId: created.run_id } };
   }
 
+  // A run that stopped on an interrupt answers only `{__interrupt__}`: the reply it gave is in its thread's values.
+  async function withThreadValues(record: RunRecord, output: unknown): Promise<unknown> {
+    if (typeof output !== 'object' || output === null || Object.keys(output).join() !== '__interrupt__') return output;
+    const values = (await deps.threads.find(record.thread_id))?.values;
+    return typeof values === 'object' && values !== null ? { ...values, ...output } : output;
+  }
+
   /** The task of a run as it is now; `output` (JSON text) when the caller already has it. */
   async function task(record: RunRecord, options: { userMessage?: A2aMessage; output?: string; historyLength?: number } = {}): Promise<A2aTask> {
     const finished = isFinished(record.status);
     const outputText = options.output ?? (finished ? await deps.runs.output(record).catch(() => 'null') : 'null');
+    const output = JSON.parse(outputText) as unknown;
     const source: TaskSource = {
       runId: record.run_id,
       threadId: record.thread_id,
       status: record.status,
       interrupts: await pendingInterrupts(record),
-      output: JSON.parse(outputText) as unknown,
+      output: await withThreadValues(record, output),
       userMessage: options.userMessage ?? userMessageOf(record),
       timestamp: (record.ended_at ?? record.updated_at).toISOString(),
       historyLength: options.historyLength,

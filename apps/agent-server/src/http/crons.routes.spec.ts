@@ -111,7 +111,7 @@ describe('crons routes (Postgres when DATABASE_URL is set, else PGlite)', () => 
     expect((await detail(call('patch', `/runs/crons/${randomUUID()}`).send({ schedule: 'x' })))[0]!.loc).toEqual(['body', 'schedule']);
     expect((await detail(call('post', '/runs/crons/search').send({ sort_by: 'schedule' })))[0]!.loc).toEqual(['body', 'sort_by']);
 
-    await call('post', '/runs/crons').send({ ...body, assistant_id: 'no-such-graph' }).expect(404, { detail: "Assistant 'no-such-graph' not found" });
+    await call('post', '/runs/crons').send({ ...body, assistant_id: 'no-such-graph' }).expect(404, { detail: 'Assistant not found' });
     const missing = randomUUID();
     await call('post', `/threads/${missing}/runs/crons`).send(body).expect(404, { detail: `Thread '${missing}' not found` });
   });

@@ -61,7 +61,7 @@ function toInputSchema(schema: Record<string, unknown> | null): Record<string, u
 
 async function inputSchemaOf(deps: McpToolsDeps, assistant: Assistant): Promise<Record<string, unknown>> {
   try {
-    return toInputSchema((await getAssistantSchemas(deps, assistant.assistant_id)).input_schema);
+    return toInputSchema((await getAssistantSchemas(deps, assistant.assistant_id)).input_schema ?? null);
   } catch {
     // A graph that no longer loads (e.g. removed from the config) must not hide every other tool; calling it
     // reports the cause.

@@ -32,13 +32,17 @@ describe('threads routes (Postgres when DATABASE_URL is set, else PGlite)', () =
 
     const copy = await call('post', `/threads/${id}/copy`).expect(200);
     expect(copy.body.thread_id).not.toBe(id);
-    expect(copy.body.metadata).toEqual({ owner: 'ann', tag: 'x', more: true });
+    // The copy's metadata names it, as LangGraph's API server does.
+    expect(copy.body.metadata).toEqual({ owner: 'ann', tag: 'x', more: true, thread_id: copy.body.thread_id });
 
     await call('delete', `/threads/${id}`).expect(204);
+    // Errors worded as LangGraph's API server words them (the SDK shows them to users).
     const gone = await call('get', `/threads/${id}`).expect(404);
-    expect(gone.body).toEqual({ detail: `Thread '${id}' not found` });
-    await call('delete', `/threads/${id}`).expect(404);
-    await call('post', `/threads/${randomUUID()}/copy`).expect(404);
+    expect(gone.body).toEqual({ detail: `Thread with ID ${id} not found` });
+    expect((await call('delete', `/threads/${id}`).expect(404)).body).toEqual({ detail: `Thread with ID ${id} not found` });
+    expect((await call('patch', `/threads/${id}`).send({ metadata: {} }).expect(404)).body).toEqual({ detail: 'Thread not found' });
+    expect((await call('post', `/threads/${randomUUID()}/copy`).expect(404)).body).toEqual({ detail: 'Thread not found' });
+    expect((await call('post', '/threads').send({ thread_id: copy.body.thread_id }).expect(409)).body).toEqual({ detail: 'Thread already exists' });
   });
 
   it('answers bad input with FastAPI 422s and unknown ids with 404s, never a 500', async () => {
@@ -60,7 +64,7 @@ describe('threads routes (Postgres when DATABASE_URL is set, else PGlite)', () =
     await call('post', '/threads').set('Content-Type', 'application/json').send('{"broken').expect(422);
     const id = randomUUID();
     for (const path of [`/threads/${id}`, `/threads/${id}/state`, `/threads/${id}/history`, `/threads/${id}/state/${randomUUID()}`]) {
-      expect((await call('get', path).expect(404)).body).toEqual({ detail: `Thread '${id}' not found` });
+      expect((await call('get', path).expect(404)).body).toEqual({ detail: `Thread with ID ${id} not found` });
     }
     await call('post', `/threads/${id}/state`).send({ values: {} }).expect(404);
     await call('get', `/threads/${id}/state/not-a-checkpoint`).expect(422);
@@ -105,7 +109,7 @@ describe('threads routes (Postgres when DATABASE_URL is set, else PGlite)', () =
     expect(picked.body).toEqual({ values: { messages: state.body.values.messages }, next: [] });
 
     const update = await call('post', `/threads/${id}/state`).send({ values: { messages: [{ role: 'user', content: 'more' }] }, as_node: 'agent' }).expect(200);
-    expect(update.body).toEqual({ checkpoint: { thread_id: id, checkpoint_ns: '', checkpoint_id: expect.any(String), checkpoint_map: null } });
+    expect(update.body).toEqual({ checkpoint: { thread_id: id, checkpoint_ns: '', checkpoint_id: expect.any(String) } });
     const at = await call('get', `/threads/${id}/state/${update.body.checkpoint.checkpoint_id}`).expect(200);
     expect(at.body.values.messages.map((m: { content: string }) => m.content)).toEqual(['hi', 'echo: hi', 'more']);
     const viaBody = await call('post', `/threads/${id}/state/checkpoint`).send({ checkpoint: { thread_id: id, checkpoint_id: state.body.checkpoint.checkpoint_id } });

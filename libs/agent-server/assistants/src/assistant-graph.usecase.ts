@@ -1,25 +1,39 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { AccessFilter } from '@platform/agent-server-auth';
-import { drawGraph, graphSchemas, subgraphSchemas, type AgentGraph, type GraphDrawing, type GraphSchemas } from '@platform/agent-server-graphs';
+import {
+  drawGraph,
+  graphSchema,
+  subgraphSchemas,
+  toAssistantGraphSchemas,
+  type AgentGraph,
+  type AssistantGraphSchemas,
+  type GraphDrawing,
+  type GraphSchema,
+} from '@platform/agent-server-graphs';
 import type { Assistant } from './assistant';
 import type { AssistantsDeps } from './assistants.deps';
 
-/** The assistant's config (snake_case on the wire) as LangGraph takes it; graph factories are called with it. */
+/** The assistant's config (snake_case on the wire) as LangGraph takes it, as the reference builds it for factories. */
 export function assistantRunnableConfig(assistant: Assistant): RunnableConfig {
-  const { configurable, tags, recursion_limit, metadata } = assistant.config as {
+  const { configurable, tags, recursion_limit, metadata, run_name, max_concurrency } = assistant.config as {
     configurable?: Record<string, unknown>;
     tags?: string[];
     recursion_limit?: number;
     metadata?: Record<string, unknown>;
+    run_name?: string;
+    max_concurrency?: number;
   };
   return {
-    configurable: { ...configurable, assistant_id: assistant.assistant_id, graph_id: assistant.graph_id },
+    ...(configurable && typeof configurable === 'object' ? { configurable } : {}),
     ...(Array.isArray(tags) ? { tags } : {}),
-    ...(typeof recursion_limit === 'number' ? { recursionLimit: recursion_limit } : {}),
     ...(metadata && typeof metadata === 'object' ? { metadata } : {}),
+    ...(typeof run_name === 'string' ? { runName: run_name } : {}),
+    ...(typeof max_concurrency === 'number' ? { maxConcurrency: max_concurrency } : {}),
+    ...(typeof recursion_limit === 'number' ? { recursionLimit: recursion_limit } : {}),
   };
 }
 
+// A factory graph is built with the assistant's config, for reading (`assistants.read`).
 async function graphOf(
   deps: AssistantsDeps,
   assistantIdOrGraphId: string,
@@ -27,7 +41,7 @@ async function graphOf(
 ): Promise<{ assistant: Assistant; graph: AgentGraph; config: RunnableConfig }> {
   const assistant = await deps.assistants.resolve(assistantIdOrGraphId, visible);
   const config = assistantRunnableConfig(assistant);
-  return { assistant, graph: await deps.registry.get(assistant.graph_id, config), config };
+  return { assistant, graph: await deps.registry.get(assistant.graph_id, config, { access: 'assistants.read' }), config };
 }
 
 /** `GET /assistants/{id}/graph`: the drawable graph, subgraphs included with `xray`. */
@@ -42,9 +56,9 @@ export async function getAssistantGraph(
 }
 
 /** `GET /assistants/{id}/schemas`: the graph id with the input, output, state, config and context schemas. */
-export async function getAssistantSchemas(deps: AssistantsDeps, assistantIdOrGraphId: string, visible?: AccessFilter): Promise<GraphSchemas & { graph_id: string }> {
+export async function getAssistantSchemas(deps: AssistantsDeps, assistantIdOrGraphId: string, visible?: AccessFilter): Promise<AssistantGraphSchemas> {
   const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId, visible);
-  return { graph_id: assistant.graph_id, ...graphSchemas(graph) };
+  return toAssistantGraphSchemas(assistant.graph_id, await graphSchema(deps.registry, assistant.graph_id, graph));
 }
 
 /** `GET /assistants/{id}/subgraphs[/{namespace}]`: schemas of the graph's subgraphs by namespace. */
@@ -53,7 +67,13 @@ export async function getAssistantSubgraphs(
   assistantIdOrGraphId: string,
   options: { namespace?: string; recurse?: boolean } = {},
   visible?: AccessFilter,
-): Promise<Record<string, GraphSchemas>> {
+): Promise<Record<string, GraphSchema>> {
+  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId, visible);
+  return subgraphSchemas(deps.registry, assistant.graph_id, graph, options);
+}
+
+/** The keys of the assistant's graph state (its channels), without reading any schema. */
+export async function getAssistantStateKeys(deps: AssistantsDeps, assistantIdOrGraphId: string, visible?: AccessFilter): Promise<string[]> {
   const { graph } = await graphOf(deps, assistantIdOrGraphId, visible);
-  return subgraphSchemas(graph, options);
+  return graph.streamChannelsList.map(String);
 }

@@ -52,7 +52,8 @@ describe('assistants repository', () => {
     await assistants.insert({ assistant_id: systemAssistantId('research'), graph_id: 'research', name: 'research' });
     expect((await assistants.resolve('research')).assistant_id).toBe(systemAssistantId('research'));
 
-    await expect(assistants.resolve('nope')).rejects.toThrow(new NotFoundError("Assistant 'nope' not found"));
+    // Worded as LangGraph's API server words it.
+    await expect(assistants.resolve('nope')).rejects.toThrow(new NotFoundError('Assistant not found'));
     await expect(assistants.get(randomUUID())).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -100,7 +101,7 @@ describe('assistants repository', () => {
     expect(back).toMatchObject({ version: 1, name: 'v1', graph_id: 'chat', config: { tags: ['a'] }, metadata: { a: 1 }, description: null, context: {} });
     // The next update still gets a fresh number.
     expect((await assistants.update(id, { name: 'v4' })).version).toBe(4);
-    await expect(assistants.setLatest(id, 99)).rejects.toThrow(`Assistant '${id}' has no version 99`);
+    await expect(assistants.setLatest(id, 99)).rejects.toThrow(new NotFoundError('Assistant version not found'));
     await expect(assistants.update(randomUUID(), { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -129,7 +130,7 @@ describe('assistants repository', () => {
     await assistants.delete(assistant.assistant_id);
     expect(await assistants.find(assistant.assistant_id)).toBeNull();
     expect(await assistants.versions(assistant.assistant_id, { limit: 10, offset: 0 })).toEqual([]);
-    await expect(assistants.delete(assistant.assistant_id)).rejects.toThrow(`Assistant '${assistant.assistant_id}' not found`);
+    await expect(assistants.delete(assistant.assistant_id)).rejects.toThrow(new NotFoundError('Assistant not found'));
   });
   it("applies the caller's filter (the deployment's auth) to reads, searches, counts and versions, in SQL", async () => {
     const team = randomUUID();
@@ -138,7 +139,7 @@ describe('assistants repository', () => {
     const theirs = (await insert({ metadata: { team, owner: 'bob' } })).assistant;
 
     expect(await assistants.get(mine.assistant_id, ann)).toEqual(mine);
-    await expect(assistants.get(theirs.assistant_id, ann)).rejects.toThrow(new NotFoundError(`Assistant '${theirs.assistant_id}' not found`));
+    await expect(assistants.get(theirs.assistant_id, ann)).rejects.toThrow(new NotFoundError('Assistant not found'));
     await expect(assistants.resolve(theirs.assistant_id, ann)).rejects.toThrow(NotFoundError);
     expect(await assistants.find(theirs.assistant_id, ann)).toBeNull();
     expect((await assistants.search({ metadata: { team }, limit: 10, offset: 0 }, ann)).map((a) => a.assistant_id)).toEqual([mine.assistant_id]);

@@ -14,9 +14,9 @@ import { systemAssistantId } from './system-assistant-id';
  */
 export interface AssistantRepository {
   find(assistantId: string, visible?: AccessFilter): Promise<Assistant | null>;
-  /** The assistant, or NotFoundError `Assistant '<id>' not found`. */
+  /** The assistant, or NotFoundError `Assistant not found`. */
   get(assistantId: string, visible?: AccessFilter): Promise<Assistant>;
-  /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant '<id>' not found`. */
+  /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant not found`. */
   resolve(assistantIdOrGraphId: string, visible?: AccessFilter): Promise<Assistant>;
   /**
    * Creates the assistant with its version 1, unless its id is taken (then `created` is false and nothing changes).
@@ -40,7 +40,8 @@ export interface AssistantRepository {
 
 type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
-const notFound = (assistantId: string) => new NotFoundError(`Assistant '${assistantId}' not found`);
+// Worded as LangGraph's API server words it (the SDK shows it as the error's message).
+const notFound = () => new NotFoundError('Assistant not found');
 
 // ` AND <the row passes the caller's filter>` on `table`'s metadata, or nothing without a filter.
 const visibleSql = (visible: AccessFilter | undefined, table: 'a' | 'v', params: unknown[]) => {
@@ -81,7 +82,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
 
   const get = async (assistantId: string, visible?: AccessFilter): Promise<Assistant> => {
     const assistant = await find(assistantId, visible);
-    if (!assistant) throw notFound(assistantId);
+    if (!assistant) throw notFound();
     return assistant;
   };
 
@@ -91,7 +92,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
 
     async resolve(assistantIdOrGraphId, visible) {
       const assistant = (await find(assistantIdOrGraphId, visible)) ?? (await find(systemAssistantId(assistantIdOrGraphId), visible));
-      if (!assistant) throw notFound(assistantIdOrGraphId);
+      if (!assistant) throw notFound();
       return assistant;
     },
 
@@ -115,7 +116,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
       );
       // Someone else's assistant under that id is not theirs to see.
       const assistant = inserted > 0 ? await get(input.assistant_id) : await find(input.assistant_id, visible);
-      if (!assistant) throw new ConflictError(`Assistant '${input.assistant_id}' already exists`);
+      if (!assistant) throw new ConflictError('Assistant already exists');
       return { assistant, created: inserted > 0 };
     },
 
@@ -132,11 +133,11 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     },
 
     async update(assistantId, changes, options = {}) {
-      if (!isUuid(assistantId)) throw notFound(assistantId);
+      if (!isUuid(assistantId)) throw notFound();
       // The row lock orders concurrent updates, so each gets the next version number.
       return prisma.$transaction(async (tx) => {
         const current = await lockAssistant(tx, assistantId);
-        if (!current) throw notFound(assistantId);
+        if (!current) throw notFound();
         const next = applyChanges(current, changes);
         const { assistant_id: _id, version: _version, created_at: _created, updated_at: _updated, ...before } = current;
         if (options.skipIfUnchanged && sameJson(before, next)) return current;
@@ -158,12 +159,12 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     },
 
     async delete(assistantId) {
-      if (!isUuid(assistantId)) throw notFound(assistantId);
+      if (!isUuid(assistantId)) throw notFound();
       const deleted = await prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe('DELETE FROM assistant_versions WHERE assistant_id = $1::uuid', assistantId);
         return tx.$executeRawUnsafe('DELETE FROM assistants WHERE assistant_id = $1::uuid', assistantId);
       });
-      if (deleted === 0) throw notFound(assistantId);
+      if (deleted === 0) throw notFound();
     },
 
     async versions(assistantId, query, visible) {
@@ -184,9 +185,9 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     },
 
     async setLatest(assistantId, version) {
-      if (!isUuid(assistantId)) throw notFound(assistantId);
+      if (!isUuid(assistantId)) throw notFound();
       return prisma.$transaction(async (tx) => {
-        if (!(await lockAssistant(tx, assistantId))) throw notFound(assistantId);
+        if (!(await lockAssistant(tx, assistantId))) throw notFound();
         const updated = await tx.$executeRawUnsafe(
           `UPDATE assistants a SET graph_id = v.graph_id, name = v.name, description = v.description, config = v.config,
              context = v.context, metadata = v.metadata, version = v.version, updated_at = now()
@@ -194,7 +195,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
           assistantId,
           version,
         );
-        if (updated === 0) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
+        if (updated === 0) throw new NotFoundError('Assistant version not found');
         return (await lockAssistant(tx, assistantId)) as Assistant;
       });
     },

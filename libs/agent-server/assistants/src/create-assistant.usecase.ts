@@ -35,6 +35,6 @@ export async function createAssistant(deps: AssistantsDeps, input: CreateAssista
     },
     visible,
   );
-  if (!created && (input.if_exists ?? 'raise') === 'raise') throw new ConflictError(`Assistant '${assistantId}' already exists`);
+  if (!created && (input.if_exists ?? 'raise') === 'raise') throw new ConflictError('Assistant already exists');
   return assistant;
 }

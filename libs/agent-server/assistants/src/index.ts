@@ -8,4 +8,4 @@ export { updateAssistant } from './update-assistant.usecase';
 export { deleteAssistant, type DeleteAssistantDeps } from './delete-assistant.usecase';
 export { searchAssistants } from './search-assistants.usecase';
 export { listAssistantVersions, setLatestAssistantVersion } from './assistant-versions.usecase';
-export { assistantRunnableConfig, getAssistantGraph, getAssistantSchemas, getAssistantSubgraphs } from './assistant-graph.usecase';
+export { assistantRunnableConfig, getAssistantGraph, getAssistantSchemas, getAssistantStateKeys, getAssistantSubgraphs } from './assistant-graph.usecase';

@@ -1,11 +1,5 @@
-import {
-  compareWritesSortKeys,
-  WRITES_IDX_MAP,
-  writesSortKey,
-  type CheckpointPendingWrite,
-  type PendingWrite,
-  type SerializerProtocol,
-} from '@langchain/langgraph-checkpoint';
+import * as checkpointLib from '@langchain/langgraph-checkpoint';
+import { WRITES_IDX_MAP, type CheckpointPendingWrite, type PendingWrite, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { toBytes } from './checkpoint-serde';
 
 /** A `checkpoint_writes` row without its location columns. */
@@ -36,10 +30,32 @@ export async function dumpWrites(
   );
 }
 
+export type WritesSortKey = [taskPath: string, taskId: string, idx: number];
+
+// Strings by code point (Python's str order), as the library's comparator.
+function compareByCodePoint(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const diff = (left[i].codePointAt(0) as number) - (right[i].codePointAt(0) as number);
+    if (diff) return diff < 0 ? -1 : 1;
+  }
+  return Math.sign(left.length - right.length);
+}
+
+/** The order of `compareWritesSortKeys`, written out for deployments on @langchain/langgraph-checkpoint < 1.2. */
+export function compareWritesKeys(a: WritesSortKey, b: WritesSortKey): number {
+  return compareByCodePoint(a[0], b[0]) || compareByCodePoint(a[1], b[1]) || Math.sign(a[2] - b[2]);
+}
+
+// The library's own comparator where the deployment's version has it (live execution and savers share it).
+const library = checkpointLib as Partial<Pick<typeof checkpointLib, 'compareWritesSortKeys'>>;
+const compareWritesSortKeys = library.compareWritesSortKeys ?? compareWritesKeys;
+
 /** Stored writes in `writesSortKey` order (task path, task id, idx): the order live execution applies them. */
 export function sortWrites<T extends Pick<StoredWrite, 'taskId' | 'idx' | 'taskPath'>>(rows: T[]): T[] {
   return rows
-    .map((row) => ({ row, key: writesSortKey(row.taskPath, row.taskId, row.idx) }))
+    .map((row) => ({ row, key: [row.taskPath, row.taskId, row.idx] as WritesSortKey }))
     .sort((a, b) => compareWritesSortKeys(a.key, b.key))
     .map(({ row }) => row);
 }

@@ -1,1 +1,2 @@
 export { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
+export { DelegatingCheckpointSaver } from './delegating-checkpoint.saver';

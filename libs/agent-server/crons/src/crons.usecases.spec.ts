@@ -59,7 +59,7 @@ describe('cron use cases (Postgres when DATABASE_URL is set, else PGlite)', () =
   it('refuses bad schedules and time zones, unknown assistants and threads', async () => {
     await expect(createCron(fx.deps, stateless({ schedule: '61 * * * *' }))).rejects.toThrow(InputError);
     await expect(createCron(fx.deps, stateless({ timezone: 'Mars/Olympus' }))).rejects.toThrow(new InputError("Unknown time zone 'Mars/Olympus'"));
-    await expect(createCron(fx.deps, stateless({ assistant_id: 'nope' }))).rejects.toThrow(new NotFoundError("Assistant 'nope' not found"));
+    await expect(createCron(fx.deps, stateless({ assistant_id: 'nope' }))).rejects.toThrow(new NotFoundError('Assistant not found'));
     const missing = randomUUID();
     await expect(createCron(fx.deps, stateless({ thread_id: missing }))).rejects.toThrow(new NotFoundError(`Thread '${missing}' not found`));
   });

@@ -7,9 +7,13 @@ export {
   type LoadLangGraphProjectOptions,
   type ProjectAuthConfig,
 } from './project/load-langgraph-project';
-export { graphSchemas, type GraphSchemas } from './introspection/graph-schemas';
-export type { JsonSchema } from './introspection/annotation-schema';
-export { drawGraph, subgraphSchemas, type GraphDrawing } from './introspection/graph-drawing';
-export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';
-export { importExport } from './project/graph-module-loader';
+export { importExport, platformNodeModules } from './project/graph-module-loader';
 export { parseGraphSpec, type GraphSpec } from './project/graph-spec';
+export type { AssistantGraphSchemas, GraphSchema, JsonSchema } from './introspection/graph-schema';
+export { toAssistantGraphSchemas } from './introspection/graph-schema';
+export { runtimeGraphSchema } from './introspection/runtime-graph-schema';
+export { graphSchema, subgraphSchemas } from './introspection/graph-introspection';
+export { drawGraph, type GraphDrawing } from './introspection/graph-drawing';
+export { createTypeScriptSchemaSource, type TypeScriptSchemaSource, type TypeScriptSchemaSourceOptions } from './introspection/typescript/typescript-schema-source';
+export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';
+export { LANGGRAPH_VERSION } from './langgraph-version';

@@ -1,28 +1,12 @@
-/** A checkpoint as the API names one: where it lives, not its contents. */
-export interface CheckpointRef {
-  thread_id: string;
-  checkpoint_ns: string;
-  checkpoint_id: string;
-  checkpoint_map?: Record<string, unknown>;
-}
+import { configToCheckpoint, taskConfigToCheckpoint } from '@platform/agent-server-threads';
+
+// The payloads of the `debug`, `tasks` and `checkpoints` stream modes, shaped as LangGraph's API server shapes them.
 
 type Config = { configurable?: Record<string, unknown>; [key: string]: unknown };
 
-const isConfig = (value: unknown): value is Config =>
-  typeof value === 'object' && value !== null && typeof (value as Config).configurable === 'object' && (value as Config).configurable !== null;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The checkpoint a RunnableConfig points at, or null. */
-export function configToCheckpoint(config: unknown): CheckpointRef | null {
-  if (!isConfig(config)) return null;
-  const { thread_id, checkpoint_ns, checkpoint_id, checkpoint_map } = config.configurable as Record<string, unknown>;
-  if (typeof thread_id !== 'string' || typeof checkpoint_id !== 'string') return null;
-  return {
-    thread_id,
-    checkpoint_ns: typeof checkpoint_ns === 'string' ? checkpoint_ns : '',
-    checkpoint_id,
-    ...(checkpoint_map && typeof checkpoint_map === 'object' ? { checkpoint_map: checkpoint_map as Record<string, unknown> } : {}),
-  };
-}
+const isConfig = (value: unknown): value is Config => isRecord(value) && isRecord(value['configurable']);
 
 // Internal keys (`__pregel_*`, the lent checkpointer) and callbacks are not for clients, nor serialisable.
 function publicConfig(config: unknown): unknown {
@@ -32,35 +16,39 @@ function publicConfig(config: unknown): unknown {
   return { ...rest, configurable };
 }
 
-type Task = Record<string, unknown> & { state?: unknown };
-
-/** A `tasks` payload, or a task of a checkpoint: a subgraph task's state config becomes its `checkpoint`. */
+/** A task of a `tasks` event or of a checkpoint: a subgraph task's state config becomes its `checkpoint`. */
 export function taskPayload(task: unknown): unknown {
-  if (typeof task !== 'object' || task === null) return task;
-  const { state, ...rest } = task as Task;
-  const checkpoint = configToCheckpoint(state);
-  return checkpoint ? { ...rest, checkpoint } : task;
+  if (!isRecord(task)) return task;
+  const checkpoint = isConfig(task['state']) ? taskConfigToCheckpoint(task['state']) : null;
+  if (!checkpoint) return task;
+  const { state: _state, ...rest } = task;
+  return { ...rest, checkpoint };
 }
 
-/** A `checkpoints` payload as the API shows it (snake_case, checkpoint refs, no internal config). */
-export function checkpointPayload(payload: unknown): unknown {
-  if (typeof payload !== 'object' || payload === null) return payload;
-  const { parentConfig, config, tasks, ...rest } = payload as Record<string, unknown>;
+/** A checkpoint of a `debug` event: snake_case, `checkpoint`/`parent_checkpoint` refs, no internal config. */
+export function debugCheckpointPayload(payload: unknown): unknown {
+  if (!isRecord(payload)) return payload;
+  const { parentConfig, config, tasks, ...rest } = payload;
   return {
     ...rest,
     config: publicConfig(config),
     parent_config: publicConfig(parentConfig),
-    checkpoint: configToCheckpoint(config),
-    parent_checkpoint: configToCheckpoint(parentConfig),
+    checkpoint: configToCheckpoint(config as Config | undefined),
+    parent_checkpoint: configToCheckpoint(parentConfig as Config | undefined),
     tasks: Array.isArray(tasks) ? tasks.map(taskPayload) : tasks,
   };
 }
 
-/** A `debug` payload: its checkpoint and task results shaped as above. */
+/** A `checkpoints` event: the checkpoint's values, metadata and next nodes. */
+export function checkpointPayload(payload: unknown): unknown {
+  if (!isRecord(payload)) return payload;
+  return { values: payload['values'], metadata: payload['metadata'], next: payload['next'] };
+}
+
+/** A `debug` event: its checkpoint and task results shaped as above. */
 export function debugPayload(chunk: unknown): unknown {
-  if (typeof chunk !== 'object' || chunk === null) return chunk;
-  const debug = chunk as { type?: string; payload?: unknown };
-  if (debug.type === 'checkpoint') return { ...debug, payload: checkpointPayload(debug.payload) };
-  if (debug.type === 'task_result' || debug.type === 'task') return { ...debug, payload: taskPayload(debug.payload) };
+  if (!isRecord(chunk)) return chunk;
+  if (chunk['type'] === 'checkpoint') return { ...chunk, payload: debugCheckpointPayload(chunk['payload']) };
+  if (chunk['type'] === 'task_result') return { ...chunk, payload: taskPayload(chunk['payload']) };
   return chunk;
 }

@@ -9,3 +9,4 @@ export type { RunTracingOptions } from './run-tracing';
 export { THREAD_BUSY_MESSAGE } from './run-create.sql';
 export { RUN_CHANNELS } from './run-channels';
 export type { ThreadStreamEvent, ThreadStreamFrom } from './thread-stream';
+export { readRunQueueDepth } from './run-queue.repository';

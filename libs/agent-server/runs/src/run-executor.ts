@@ -47,6 +47,8 @@ export interface RunExecutorDeps {
   logger: Logger;
   tracing?: RunTracing;
   webhook?: WebhookSender;
+  /** This deployment's public URL (checkpoint metadata `langgraph_api_url`). */
+  apiUrl?: string;
 }
 
 type Outcome =
@@ -104,10 +106,10 @@ export class RunExecutor {
     let outcome: Outcome;
     let lastValuesJson: string | undefined;
     try {
-      graph = await this.deps.registry.get(graphId, kwargs.config);
+      graph = await this.deps.registry.get(graphId, kwargs.config, { access: 'threads.create_run', context: kwargs.context });
       if (!saver) graph = withoutCheckpointer(graph);
       const { input, resuming } = await this.input(run);
-      const options = graphStreamOptions({ run, saver, mapper, signal, control, resuming, tracing: this.deps.tracing });
+      const options = graphStreamOptions({ run, saver, mapper, signal, control, resuming, tracing: this.deps.tracing, apiUrl: this.deps.apiUrl });
       for await (const event of graphEvents(graph, input, options, mapper, kwargs.stream_mode.includes('events'))) {
         const stored = log.append(event.event, event.data);
         // The root values event is the state the run ends with: keep its JSON rather than serialise it again.
@@ -176,11 +178,13 @@ export class RunExecutor {
       }
     }
     let { status, error } = outcome;
+    // What wait and join answer: the run's last `values` event, which is `{__interrupt__}` when it stopped on one
+    // (with no interrupts for `interrupt_before` / `interrupt_after`).
     let output =
       outcome.status === 'error'
         ? JSON.stringify({ __error__: outcome.error })
-        : interrupted && mapper.interrupts.length > 0
-          ? serializeJson({ ...(mapper.lastValues as object), __interrupt__: mapper.interrupts })
+        : interrupted
+          ? serializeJson({ __interrupt__: mapper.interrupts })
           : (valuesJson ?? '{}');
     const events = await log.drain();
     const claim = claimOnEnd?.() ?? 0;
@@ -257,7 +261,7 @@ export class RunExecutor {
 
   /** After a rollback (here or by a sweeper): the thread's status and cached state from its remaining checkpoints. */
   async refreshThread(threadId: string, graphId: string): Promise<void> {
-    const graph = await this.deps.registry.get(graphId, { configurable: { thread_id: threadId } });
+    const graph = await this.deps.registry.get(graphId, { configurable: { thread_id: threadId } }, { access: 'threads.read' });
     const state = await this.threadState(threadId, graph);
     await this.deps.queue.settleThread(threadId, state?.waitingForInput ? 'interrupted' : 'idle', state);
   }

@@ -1,5 +1,5 @@
 import { MemorySaver, type BaseCheckpointSaver, type RunControl } from '@langchain/langgraph';
-import type { AgentGraph } from '@platform/agent-server-graphs';
+import { LANGGRAPH_VERSION, type AgentGraph } from '@platform/agent-server-graphs';
 import type { RunRecord } from './run';
 import { RunCheckpointer } from './run-checkpointer';
 import type { RunTracing } from './run-tracing';
@@ -37,6 +37,22 @@ export interface GraphRunContext {
   /** A retry resuming from the run's own latest checkpoint. */
   resuming: boolean;
   tracing?: RunTracing;
+  /** This deployment's public URL, recorded in the run's checkpoints as `langgraph_api_url`. */
+  apiUrl?: string;
+}
+
+/**
+ * What every checkpoint of a run records about it besides its own metadata, as LangGraph's API server writes it: the
+ * attempt, the LangGraph version, the plan and host (this server is self-hosted) and the deployment's URL.
+ */
+function serverMetadata(ctx: GraphRunContext): Record<string, unknown> {
+  return {
+    run_attempt: ctx.run.attempt,
+    langgraph_version: LANGGRAPH_VERSION,
+    langgraph_plan: 'developer',
+    langgraph_host: 'self-hosted',
+    ...(ctx.apiUrl ? { langgraph_api_url: ctx.apiUrl } : {}),
+  };
 }
 
 /**
@@ -56,7 +72,7 @@ export function graphStreamOptions(ctx: GraphRunContext): Record<string, unknown
     context: kwargs.context,
     tags,
     ...(recursion_limit ? { recursionLimit: recursion_limit } : {}),
-    metadata: { ...metadata, ...ids, run_attempt: run.attempt },
+    metadata: { ...metadata, ...ids, ...serverMetadata(ctx) },
     streamMode: ctx.mapper.graphModes(),
     subgraphs: kwargs.subgraphs,
     interruptBefore: kwargs.interrupt_before,

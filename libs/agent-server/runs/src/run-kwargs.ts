@@ -8,6 +8,7 @@ export interface RunAssistant {
   graph_id: string;
   config: Record<string, unknown>;
   context?: Record<string, unknown> | null;
+  metadata?: Record<string, unknown> | null;
 }
 
 /** Finds an assistant by id, or the system assistant of a graph id; unknown → NotFoundError. */
@@ -21,6 +22,24 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 function streamModes(requested: RunCreateRequest['stream_mode']): StreamMode[] {
   const modes = requested == null ? [] : Array.isArray(requested) ? requested : [requested];
   return modes.length > 0 ? [...new Set(modes)] : ['values'];
+}
+
+/**
+ * A new run's metadata sources (see NewRun.metadata): the assistant's and the request's, or the request's as the
+ * deployment's auth handler left it (`handled`, stamped with an owner, say). A thread the run creates (stateless, or
+ * `if_not_exists: create`) gets the graph and assistant ids with the latter, as LangGraph writes it.
+ */
+export function newRunMetadata(
+  assistant: RunAssistant,
+  request: RunCreateRequest,
+  handled?: Record<string, unknown>,
+): { assistant: Record<string, unknown>; request: Record<string, unknown>; newThread: Record<string, unknown> } {
+  const metadata = handled ?? asRecord(request.metadata);
+  return {
+    assistant: asRecord(assistant.metadata),
+    request: metadata,
+    newThread: { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id, ...metadata },
+  };
 }
 
 /**

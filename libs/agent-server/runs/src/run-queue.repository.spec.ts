@@ -34,6 +34,20 @@ describe('run queue (Postgres with DATABASE_URL, else PGlite)', () => {
   };
   afterEach(() => drain());
 
+  it('counts the runs waiting and due, and the runs being executed (the depth an autoscaler reads)', async () => {
+    expect(await queue.depth()).toEqual({ queued: 0, running: 0 });
+    const busy = await createThreadRow(db);
+    await addRun(db, busy, { startAs: { owner: 'me', leaseMs: 10_000 } });
+    await addRun(db, busy);
+    await addRun(db, await createThreadRow(db));
+    // Delayed (`after_seconds`): not due yet, so not demand yet.
+    await addRun(db, await createThreadRow(db), { afterMs: 60_000 });
+    expect(await queue.depth()).toEqual({ queued: 2, running: 1 });
+    const claimed = await queue.claim('other', 10, 10_000);
+    expect(claimed).toHaveLength(1);
+    expect(await queue.depth()).toEqual({ queued: 1, running: 2 });
+  });
+
   it('starts a run at once on a free thread, else queues it behind the thread in arrival order', async () => {
     const threadId = await createThreadRow(db);
     const first = await addRun(db, threadId, { startAs: { owner: 'me', leaseMs: 10_000 } });

@@ -68,6 +68,11 @@ export interface RunQueueRepository {
    * thread: what a run wrote after its thread was deleted under it. Returns the number of checkpoints deleted.
    */
   discardOrphanCheckpoints(threadId: string): Promise<number>;
+  /**
+   * The deployment's demand, shared by all its replicas: runs waiting and due (`queued`) and runs being executed
+   * (`running`). Exported as metrics, it is what an autoscaler sizes the replicas by.
+   */
+  depth(): Promise<{ queued: number; running: number }>;
 }
 
 /**
@@ -268,6 +273,15 @@ export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
       return row?.run_id ?? null;
     },
 
+    async depth() {
+      // Both counts read the (status, available_at) index.
+      const [row] = await sql.query<{ queued: number; running: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'pending' AND available_at <= now())::int AS queued,
+                count(*) FILTER (WHERE status = 'running')::int AS running
+           FROM runs WHERE status IN ('pending', 'running')`,
+      );
+      return row;
+    },
     async discardOrphanCheckpoints(threadId) {
       const [row] = await sql.query<{ n: number }>(
         `WITH orphan AS (SELECT $1::text AS id WHERE NOT EXISTS (SELECT 1 FROM threads WHERE thread_id = $1::uuid)),
@@ -290,4 +304,9 @@ export function attemptsExhausted(run: Pick<RunRecord, 'run_id' | 'attempt'>, ma
       message: `Run ${run.run_id} was started ${run.attempt} times (limit ${maxAttempts}) and its worker was lost each time`,
     },
   });
+}
+
+/** Runs waiting and due, and runs executing, in a deployment's database (what every replica shares). */
+export function readRunQueueDepth(sql: SqlSession): Promise<{ queued: number; running: number }> {
+  return createRunQueueRepository(sql).depth();
 }

@@ -7,7 +7,7 @@ export interface RunTracingOptions {
   /** The LangSmith-compatible API (our tracing service through the gateway: `<gateway>/api/v1`). */
   endpoint: string;
   apiKey?: string;
-  /** Default project; a run's `langsmith_tracer.project_name` overrides it. */
+  /** The deployment's project; a run's `langsmith_tracer.project_name` gets a replica of its trace as well. */
   project: string;
   /** Sent as X-Tenant-Id, for organisation-wide keys. */
   workspaceId?: string;
@@ -25,8 +25,12 @@ export function createRunTracing(options: RunTracingOptions): RunTracing {
   return {
     callbacks(run) {
       const configurable = run.kwargs.config.configurable;
-      const project = typeof configurable['langsmith_project'] === 'string' ? configurable['langsmith_project'] : options.project;
-      return [new LangChainTracer({ client, projectName: project })];
+      const project = configurable['langsmith_project'];
+      if (typeof project !== 'string') return [new LangChainTracer({ client, projectName: options.project })];
+      // A run's own project gets a replica of the trace (tied to its example), the deployment's project the original.
+      const exampleId = configurable['langsmith_example_id'];
+      const example = typeof exampleId === 'string' ? { reference_example_id: exampleId } : undefined;
+      return [new LangChainTracer({ client, replicas: [[project, example], [options.project, undefined]] })];
     },
     flush: () => client.awaitPendingTraceBatches(),
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseAccessFilter, type AuthCaller } from '@platform/agent-server-auth';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
 import { NotFoundError } from '@platform/errors';
-import { buildRunKwargs } from './run-kwargs';
+import { buildRunKwargs, newRunMetadata } from './run-kwargs';
 import { runCreateSchema } from './run-request.schema';
 import { createRunRepository, type RunRepository } from './run.repository';
 import { addRun, openRunsTestDatabase } from './runs.testing';
@@ -56,17 +56,25 @@ describe("runs under the deployment's auth (Postgres with DATABASE_URL, else PGl
     const mine = await threadOf('ann');
     const theirs = await threadOf('bob');
     expect((await addRun(db, mine, { visible: ann })).run.thread_id).toBe(mine);
-    await expect(addRun(db, theirs, { visible: ann })).rejects.toThrow(new NotFoundError(`Thread '${theirs}' not found`));
+    await expect(addRun(db, theirs, { visible: ann })).rejects.toThrow(new NotFoundError(`Thread with ID ${theirs} not found`));
     await expect(addRun(db, theirs, { visible: ann, thread: 'create' })).rejects.toThrow(NotFoundError);
     expect(await runs.list(theirs, { limit: 10, offset: 0 })).toEqual([]);
   });
 
-  it("gives a thread the run creates the run's metadata as the handler left it", async () => {
+  it("gives the run, and a thread it creates, the run's metadata as the handler left it", async () => {
+    const assistant = { assistant_id: randomUUID(), graph_id: 'g', config: {}, metadata: { team: 'x' } };
+    const request = runCreateSchema.parse({ assistant_id: 'g', metadata: { purpose: 'x', owner: 'mallory' } });
+    // The handler's metadata replaces the request's (it may drop keys too).
+    const metadata = newRunMetadata(assistant, request, { owner: 'ann' });
+    expect(metadata).toEqual({ assistant: { team: 'x' }, request: { owner: 'ann' }, newThread: { graph_id: 'g', assistant_id: assistant.assistant_id, owner: 'ann' } });
+    expect(newRunMetadata(assistant, request).request).toEqual({ purpose: 'x', owner: 'mallory' });
+
     const created = randomUUID();
-    await addRun(db, created, { visible: ann, thread: 'create', threadMetadata: { owner: 'ann' }, graphId: 'g', assistantId: created });
-    expect(await metadataOf(created)).toEqual({ graph_id: 'g', assistant_id: created, owner: 'ann' });
-    const stateless = await addRun(db, randomUUID(), { thread: 'new', threadMetadata: { owner: 'ann', purpose: 'x' } });
-    expect(await metadataOf(stateless.run.thread_id)).toMatchObject({ owner: 'ann', purpose: 'x', graph_id: 'g' });
+    const run = await addRun(db, created, { visible: ann, thread: 'create', metadata, assistantId: assistant.assistant_id });
+    expect(await metadataOf(created)).toEqual(metadata.newThread);
+    expect(run.run.metadata).toEqual({ team: 'x', owner: 'ann' });
+    const stateless = await addRun(db, randomUUID(), { thread: 'new', metadata, assistantId: assistant.assistant_id });
+    expect(await metadataOf(stateless.run.thread_id)).toEqual(metadata.newThread);
   });
 
   it('reads, lists, deletes and cancels only runs of threads the filter lets through', async () => {
@@ -76,10 +84,10 @@ describe("runs under the deployment's auth (Postgres with DATABASE_URL, else PGl
     const theirRun = (await addRun(db, theirs)).run;
 
     expect((await runs.get(mine, myRun.run_id, ann)).run_id).toBe(myRun.run_id);
-    await expect(runs.get(theirs, theirRun.run_id, ann)).rejects.toThrow(new NotFoundError(`Run '${theirRun.run_id}' not found`));
+    await expect(runs.get(theirs, theirRun.run_id, ann)).rejects.toThrow(new NotFoundError('Run not found'));
     expect(await runs.find(theirRun.run_id, undefined, ann)).toBeNull();
     expect((await runs.list(mine, { limit: 10, offset: 0 }, ann)).map((r) => r.run_id)).toEqual([myRun.run_id]);
-    await expect(runs.list(theirs, { limit: 10, offset: 0 }, ann)).rejects.toThrow(new NotFoundError(`Thread '${theirs}' not found`));
+    await expect(runs.list(theirs, { limit: 10, offset: 0 }, ann)).rejects.toThrow(new NotFoundError(`Thread with ID ${theirs} not found`));
     expect(await runs.threadExists(theirs, ann)).toBe(false);
     expect(await runs.threadExists(theirs)).toBe(true);
 

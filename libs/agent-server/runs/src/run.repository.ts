@@ -5,8 +5,11 @@ import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunSta
 import { cancelRuns, settleIdleThreads, type InflightRun } from './run-cancel.sql';
 import { RUN_COLUMNS, runColumns, toRunRecord, type RunRow } from './run-rows';
 
-export const runNotFound = (runId: string) => new NotFoundError(`Run '${runId}' not found`);
-export const threadNotFound = (threadId: string) => new NotFoundError(`Thread '${threadId}' not found`);
+// Worded as LangGraph's API server words them (the SDK shows them as the error's message).
+export const runNotFound = () => new NotFoundError('Run not found');
+export const threadNotFound = (threadId: string) => new NotFoundError(`Thread with ID ${threadId} not found`);
+export const noAssistantFor = (assistantId: string) =>
+  new NotFoundError(`No assistant found for "${assistantId}". Make sure the assistant ID is for a valid assistant or a valid graph ID.`);
 
 export interface CancelFilter {
   threadId?: string;
@@ -27,8 +30,11 @@ export interface RunRepository {
   get(threadId: string, runId: string, visible?: AccessFilter): Promise<RunRecord>;
   /** Runs of a thread, newest first; NotFoundError when the thread does not exist. */
   list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }, visible?: AccessFilter): Promise<RunRecord[]>;
-  /** Deletes an ended or pending run with its events; a running one is a ConflictError. */
-  delete(threadId: string, runId: string, visible?: AccessFilter): Promise<void>;
+  /**
+   * Deletes an ended or pending run with its events and the checkpoints it wrote (as LangGraph's API servers do); a
+   * running one is a ConflictError. Returns the run's graph id when checkpoints went (the thread's state changed).
+   */
+  delete(threadId: string, runId: string, visible?: AccessFilter): Promise<string | null>;
   /** Cancels the in-flight runs matching the filter; returns those it found. */
   cancel(filter: CancelFilter, action: CancelAction): Promise<InflightRun[]>;
   /** Status and output of a run, or null when it does not exist (any more). */
@@ -78,7 +84,7 @@ export function createRunRepository(sql: SqlSession): RunRepository {
 
     async get(threadId, runId, visible) {
       const run = await find(runId, threadId, visible);
-      if (!run) throw runNotFound(runId);
+      if (!run) throw runNotFound();
       return run;
     },
 
@@ -97,17 +103,27 @@ export function createRunRepository(sql: SqlSession): RunRepository {
     },
 
     async delete(threadId, runId, visible) {
-      await sql.transaction(async (tx) => {
+      return sql.transaction(async (tx) => {
         const params: unknown[] = [runId, threadId];
-        const [row] = await tx.query<{ status: RunStatus }>(
-          `SELECT status FROM runs WHERE run_id = $1::uuid AND thread_id = $2::uuid${visibleSql(visible, params, 'runs')} FOR UPDATE`,
+        const [row] = await tx.query<{ status: RunStatus; graph_id: string | null }>(
+          `SELECT status, kwargs #>> '{config,configurable,graph_id}' AS graph_id FROM runs
+           WHERE run_id = $1::uuid AND thread_id = $2::uuid${visibleSql(visible, params, 'runs')} FOR UPDATE`,
           params,
         );
-        if (!row) throw runNotFound(runId);
+        if (!row) throw runNotFound();
         if (row.status === 'running') throw new ConflictError(`Run '${runId}' is running: cancel it before deleting it`);
         await tx.query(`DELETE FROM run_events WHERE run_id = $1::uuid`, [runId]);
         await tx.query(`DELETE FROM runs WHERE run_id = $1::uuid`, [runId]);
         if (row.status === 'pending') await settleIdleThreads(tx, [threadId]);
+        const [deleted] = await tx.query<{ count: number }>(
+          `WITH c AS (DELETE FROM checkpoints WHERE thread_id = $1 AND metadata @> jsonb_build_object('run_id', $2::text)
+                      RETURNING checkpoint_ns, checkpoint_id),
+           w AS (DELETE FROM checkpoint_writes w USING c
+                 WHERE w.thread_id = $1 AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id)
+           SELECT count(*)::int AS count FROM c`,
+          [threadId, runId],
+        );
+        return Number(deleted?.count ?? 0) > 0 ? row.graph_id : null;
       });
     },
 

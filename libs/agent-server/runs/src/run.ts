@@ -59,6 +59,9 @@ export interface RunKwargs {
   durability?: Durability;
 }
 
+/** A run's kwargs as the API shows them: what the request gave (no null input or command), no server bookkeeping. */
+export type PublicRunKwargs = Omit<RunKwargs, 'on_disconnect'>;
+
 /** A run as the Agent Server API shows it (`@langchain/langgraph-sdk`'s `Run`). */
 export interface Run {
   run_id: string;
@@ -68,8 +71,13 @@ export interface Run {
   updated_at: string;
   status: RunStatus;
   metadata: Record<string, unknown>;
-  kwargs: RunKwargs;
+  kwargs: PublicRunKwargs;
   multitask_strategy: MultitaskStrategy;
+}
+
+function publicKwargs(kwargs: RunKwargs): PublicRunKwargs {
+  const { on_disconnect: _onDisconnect, input, command, ...rest } = kwargs;
+  return { ...(input != null ? { input } : {}), ...(command != null ? { command } : {}), ...rest };
 }
 
 /** A run row with the queue's bookkeeping. */
@@ -100,7 +108,7 @@ export function toRun(record: RunRecord): Run {
     updated_at: record.updated_at.toISOString(),
     status: record.status,
     metadata: record.metadata,
-    kwargs: record.kwargs,
+    kwargs: publicKwargs(record.kwargs),
     multitask_strategy: record.multitask_strategy,
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { Access, AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
+import { NotFoundError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { Notifications, SqlSession } from '@platform/prisma';
 import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
@@ -10,7 +11,7 @@ import { createRunEventRepository } from './run-events.repository';
 import { RunExecutor } from './run-executor';
 import { cachedAssistantResolver } from './cached-assistant-resolver';
 import { authorizeRunCreate } from './run-create-access';
-import { buildRunKwargs, type AssistantResolver } from './run-kwargs';
+import { buildRunKwargs, newRunMetadata, type AssistantResolver } from './run-kwargs';
 import { createRunQueueRepository } from './run-queue.repository';
 import type { RunCreateRequest } from './run-request.schema';
 import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
@@ -19,7 +20,7 @@ import { RunSweeper } from './run-sweeper';
 import { createRunTracing, type RunTracingOptions } from './run-tracing';
 import { createWebhookSender } from './run-webhook';
 import { RunWorker } from './run-worker';
-import { createRunRepository, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
+import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
 import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
 import { uuid7 } from './uuid7';
 
@@ -54,6 +55,8 @@ export interface RunServiceDeps {
   tracing?: RunTracingOptions;
   /** This replica's lease owner id (default: a fresh one). */
   owner?: string;
+  /** This deployment's public URL, recorded in checkpoint metadata (`langgraph_api_url`). */
+  apiUrl?: string;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -65,6 +68,8 @@ export type RunTarget = { threadId: string } | { threadId: null };
  */
 export interface RunService {
   readonly owner: string;
+  /** Runs waiting and due, and runs executing, across every replica of the deployment (for metrics). */
+  depth(): Promise<{ queued: number; running: number }>;
   /** Starts the worker (claims, heartbeats, sweeps) and the stream listeners. */
   start(): Promise<void>;
   /** Stops claiming and hands running runs back (see RunWorker.stop). */
@@ -112,6 +117,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
     webhook: createWebhookSender(logger),
+    apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({
     queue,
@@ -141,12 +147,13 @@ export function createRunService(deps: RunServiceDeps): RunService {
   let stopping: Promise<void> | undefined;
   const getById = async (runId: string, visible?: AccessFilter) => {
     const run = await runs.find(runId, undefined, visible);
-    if (!run) throw runNotFound(runId);
+    if (!run) throw runNotFound();
     return run;
   };
 
   return {
     owner,
+    depth: () => queue.depth(),
 
     async start() {
       await assistants.start();
@@ -164,7 +171,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
     },
 
     async create(target, request, access) {
-      const assistant = await assistants.resolve(request.assistant_id);
+      const assistant = await assistants.resolve(request.assistant_id).catch((err: unknown) => {
+        throw err instanceof NotFoundError ? noAssistantFor(request.assistant_id) : err;
+      });
       const stateless = target.threadId === null;
       const temporary = stateless && (request.on_completion ?? 'delete') === 'delete';
       const threadId = target.threadId ?? randomUUID();
@@ -184,15 +193,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
           threadId,
           assistantId: assistant.assistant_id,
           graphId: assistant.graph_id,
-          metadata: allowed?.metadata ?? request.metadata ?? {},
+          metadata: newRunMetadata(assistant, request, allowed?.metadata),
           kwargs,
+          configs: { assistant: assistant.config, request: request.config ?? {} },
           multitaskStrategy,
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
           temporaryThread: temporary,
           startAs: reserved ? { owner, leaseMs: settings.leaseMs } : undefined,
           visible: allowed?.visible,
-          threadMetadata: allowed?.metadata,
         });
       } catch (err) {
         if (reserved) worker.unreserve();
@@ -210,7 +219,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     get: (threadId, runId, visible) => runs.get(threadId, runId, visible),
     getById,
     list: (threadId, query, visible) => runs.list(threadId, query, visible),
-    delete: (threadId, runId, visible) => runs.delete(threadId, runId, visible),
+    async delete(threadId, runId, visible) {
+      const graphId = await runs.delete(threadId, runId, visible);
+      // Its checkpoints went with it: the thread's cached values and status follow what is left.
+      if (graphId) await executor.refreshThread(threadId, graphId);
+    },
 
     async cancel(threadId, runId, { action, wait, visible }) {
       const run = threadId ? await runs.get(threadId, runId, visible) : await getById(runId, visible);
@@ -237,7 +250,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
     async output(run, options) {
       const end = await hub.waitForEnd(run.run_id, options);
-      if (!end) throw runNotFound(run.run_id);
+      if (!end) throw runNotFound();
       return end.output ?? (await runs.threadValues(run.thread_id)) ?? '{}';
     },
   };

@@ -52,6 +52,9 @@ describe('StreamMapper', () => {
     const first = legacy.map([], 'messages', [chunk, { langgraph_node: 'agent' }]);
     expect(first.map((e) => e.event)).toEqual(['messages/metadata', 'messages/partial']);
     expect(first[0].data).toEqual({ 'ai-1': { metadata: { langgraph_node: 'agent' } } });
+    // The metadata of a message's first token, without the stream's tags (as LangGraph's API server sends it).
+    const tagged = new StreamMapper(['messages']).map([], 'messages', [new AIMessageChunk({ content: 'x', id: 'ai-9' }), { langgraph_node: 'agent', tags: ['t'] }]);
+    expect(tagged[0].data).toEqual({ 'ai-9': { metadata: { langgraph_node: 'agent' } } });
     const second = legacy.map([], 'messages', [new AIMessageChunk({ content: 'llo', id: 'ai-1' }), {}]);
     expect(second).toHaveLength(1);
     expect((second[0].data as AIMessageChunk[])[0].content).toBe('Hello');
@@ -78,19 +81,36 @@ describe('StreamMapper', () => {
     expect((mapper.lastValues as { messages: unknown[] }).messages).toHaveLength(1);
   });
 
-  it('shapes checkpoints, tasks and debug payloads for clients', async () => {
+  it('shapes checkpoints, tasks and debug payloads as LangGraph\'s API server does', async () => {
     const mapper = new StreamMapper(['checkpoints', 'tasks', 'debug']);
     const withSaver = new StateGraph(MessagesAnnotation)
-      .addNode('inner', () => ({ messages: [new AIMessage({ content: 'inner', id: 'm-inner' })] }))
+      .addNode('inner', parent)
       .addEdge('__start__', 'inner')
       .compile({ checkpointer: new MemorySaver() });
     const events = await mapped(mapper, withSaver as unknown as typeof parent, { messages: [] }, false, { configurable: { thread_id: 't2' } });
+    // `checkpoints`: the checkpoint's values, metadata and next nodes.
     const checkpoint = events.find((e) => e.event === 'checkpoints')!.data as Record<string, unknown>;
-    expect(checkpoint).toMatchObject({ checkpoint: { thread_id: 't2', checkpoint_ns: '', checkpoint_id: expect.any(String) }, parent_checkpoint: null });
-    expect(checkpoint).not.toHaveProperty('parentConfig');
-    expect(JSON.stringify(checkpoint.config)).not.toContain('__pregel');
+    expect(checkpoint).toEqual({ values: { messages: [] }, metadata: { source: 'input', step: -1, parents: {} }, next: ['__start__'] });
+    // `debug` checkpoints: checkpoint refs with every key (a null map), public configs, subgraph tasks by checkpoint.
+    const debugCheckpoints = events.filter((e) => e.event === 'debug' && (e.data as { type: string }).type === 'checkpoint');
+    const second = (debugCheckpoints[1]!.data as { payload: Record<string, unknown> }).payload;
+    expect(second).toMatchObject({
+      checkpoint: { thread_id: 't2', checkpoint_ns: '', checkpoint_id: expect.any(String), checkpoint_map: null },
+      parent_checkpoint: { thread_id: 't2', checkpoint_ns: '', checkpoint_id: expect.any(String), checkpoint_map: null },
+      tasks: [{ name: 'inner', checkpoint: { thread_id: 't2', checkpoint_ns: expect.stringMatching(/^inner:/), checkpoint_id: null, checkpoint_map: null } }],
+    });
+    expect(second).not.toHaveProperty('parentConfig');
+    expect((second['tasks'] as object[])[0]).not.toHaveProperty('state');
+    expect(JSON.stringify(second['config'])).not.toContain('__pregel');
     expect(events.some((e) => e.event === 'tasks')).toBe(true);
     const debug = events.filter((e) => e.event === 'debug').map((e) => (e.data as { type: string }).type);
     expect(debug).toEqual(expect.arrayContaining(['checkpoint', 'task', 'task_result']));
+  });
+
+  it('passes checkpoint envelopes on to clients that stream values but not checkpoints', () => {
+    const envelope = { id: 'c1', parent_id: 'c0', step: 0, source: 'loop' };
+    expect(new StreamMapper(['values']).map(['sub:1'], 'checkpoints', envelope)).toEqual([{ event: 'checkpoints|sub:1', data: envelope }]);
+    expect(new StreamMapper(['updates']).map([], 'checkpoints', envelope)).toEqual([]);
+    expect(new StreamMapper(['values', 'checkpoints']).map([], 'checkpoints', envelope)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { StreamMode as GraphStreamMode } from '@langchain/langgraph';
+import { isCheckpointEnvelope, type StreamMode as GraphStreamMode } from '@langchain/langgraph';
 import type { StreamMode } from './run';
 import { checkpointPayload, debugPayload, taskPayload } from './checkpoint-payload';
 
@@ -21,6 +21,13 @@ const isMessage = (value: unknown): value is MessageLike =>
   typeof value === 'object' && value !== null && typeof (value as MessageLike)._getType === 'function';
 // Duck-typed: a graph module may carry its own copy of @langchain/core, whose classes instanceof cannot see.
 const isChunk = (value: unknown): value is ChunkLike => isMessage(value) && typeof (value as ChunkLike).concat === 'function';
+
+// A chat model's stream metadata as LangGraph's API server sends it (its tags are the event's, not the metadata's).
+function withoutTags(metadata: unknown): unknown {
+  if (typeof metadata !== 'object' || metadata === null || !('tags' in metadata)) return metadata;
+  const { tags: _tags, ...rest } = metadata as Record<string, unknown>;
+  return rest;
+}
 
 const isInterruptChunk = (payload: unknown) =>
   typeof payload === 'object' && payload !== null && Object.keys(payload).length === 1 && '__interrupt__' in payload;
@@ -56,6 +63,11 @@ export class StreamMapper {
     return [...modes];
   }
 
+  // The API server streams `values` from the graph for either mode, and envelopes come with `values`.
+  private wantsEnvelopes(): boolean {
+    return !this.modes.has('checkpoints') && (this.modes.has('values') || this.modes.has('messages'));
+  }
+
   map(namespace: string[], mode: string, payload: unknown): MappedEvent[] {
     const root = namespace.length === 0;
     const name = (base: string) => (root ? base : `${base}|${namespace.join('|')}`);
@@ -78,6 +90,9 @@ export class StreamMapper {
         return out;
       }
       case 'checkpoints':
+        // LangGraph puts a lightweight envelope before subgraph `values` under `streamEvents`; LangGraph's API server
+        // passes it on as a `checkpoints` event to clients that did not ask for full checkpoints.
+        if (isCheckpointEnvelope(payload)) return this.wantsEnvelopes() ? [{ event: name('checkpoints'), data: payload }] : [];
         return this.modes.has('checkpoints') ? [{ event: name('checkpoints'), data: checkpointPayload(payload) }] : [];
       case 'tasks':
         return this.modes.has('tasks') ? [{ event: name('tasks'), data: taskPayload(payload) }] : [];
@@ -95,7 +110,7 @@ export class StreamMapper {
     if (!soFar) {
       this.partial.set(message.id, message);
       return [
-        { event: 'messages/metadata', data: { [message.id]: { metadata } } },
+        { event: 'messages/metadata', data: { [message.id]: { metadata: withoutTags(metadata) } } },
         { event: 'messages/partial', data: [message] },
       ];
     }

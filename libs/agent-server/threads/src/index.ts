@@ -5,8 +5,8 @@ export {
   configToCheckpoint,
   emptyThreadState,
   interruptsByTask,
-  rootCheckpoint,
   stateSnapshotToThreadState,
+  taskConfigToCheckpoint,
 } from './state-snapshot.mapper';
 export {
   createThreadStateService,

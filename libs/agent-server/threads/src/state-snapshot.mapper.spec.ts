@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import type { StateSnapshot } from '@langchain/langgraph';
-import { configToCheckpoint, emptyThreadState, interruptsByTask, stateSnapshotToThreadState } from './state-snapshot.mapper';
+import { configToCheckpoint, emptyThreadState, interruptsByTask, stateSnapshotToThreadState, taskConfigToCheckpoint } from './state-snapshot.mapper';
 
 const config = (checkpointId: string, ns = '') => ({ configurable: { thread_id: 't1', checkpoint_ns: ns, checkpoint_id: checkpointId } });
 
@@ -28,7 +28,7 @@ describe('stateSnapshotToThreadState', () => {
     });
   });
 
-  it('turns task errors into text, keeps interrupts and shows a subgraph task by its checkpoint or its state', () => {
+  it('shows tasks as LangGraph\'s API server does: errors as text, results or null, a subgraph task by its config or its state', () => {
     const nested: StateSnapshot = { values: { items: ['x'] }, next: ['ask'], config: config('s1', 'inner:task2'), tasks: [] };
     const snapshot: StateSnapshot = {
       values: {},
@@ -41,28 +41,40 @@ describe('stateSnapshotToThreadState', () => {
       ],
     };
     const state = stateSnapshotToThreadState(snapshot);
-    expect(state.tasks[0]).toEqual({ id: 'task1', name: 'tool', error: 'boom', interrupts: [], path: ['__pregel_pull', 'tool'], checkpoint: null, state: null });
+    expect(state.tasks[0]).toEqual({ id: 'task1', name: 'tool', error: 'boom', interrupts: [], path: ['__pregel_pull', 'tool'], checkpoint: null, state: null, result: null });
+    // With `subgraphs`, the subgraph's state and no checkpoint.
     expect(state.tasks[1]).toMatchObject({
       error: null,
       interrupts: [{ id: 'i1', value: { question: 'ok?' } }],
-      checkpoint: { thread_id: 't1', checkpoint_ns: 'inner:task2', checkpoint_id: 's1', checkpoint_map: null },
-      state: { values: { items: ['x'] }, next: ['ask'], tasks: [] },
+      checkpoint: null,
+      state: { values: { items: ['x'] }, next: ['ask'], tasks: [], checkpoint: { thread_id: 't1', checkpoint_ns: 'inner:task2', checkpoint_id: 's1', checkpoint_map: null } },
       result: { items: ['y'] },
     });
-    expect(state.tasks[2]).toMatchObject({ checkpoint: { thread_id: 't1', checkpoint_ns: 'other:task3', checkpoint_id: null }, state: null });
+    // Without, the config's `configurable` as it is.
+    expect(state.tasks[2]).toMatchObject({ checkpoint: { thread_id: 't1', checkpoint_ns: 'other:task3' }, state: null, result: null });
+    expect(state.tasks[2].checkpoint).not.toHaveProperty('checkpoint_id');
     expect(state.interrupts).toEqual([{ id: 'i1', value: { question: 'ok?' } }]);
     expect(interruptsByTask(state)).toEqual({ task2: [{ id: 'i1', value: { question: 'ok?' } }] });
   });
 
-  it('has no checkpoint for a config without a thread, and an empty state for a thread without one', () => {
+  it('has a checkpoint only where a config names a thread and a checkpoint, and an empty state without one', () => {
     expect(configToCheckpoint({})).toBeNull();
     expect(configToCheckpoint(undefined)).toBeNull();
-    expect(configToCheckpoint({ configurable: { thread_id: 't', checkpoint_map: { '': 'c0' } } })).toEqual({
+    expect(configToCheckpoint({ configurable: { thread_id: 't', checkpoint_map: { '': 'c0' } } })).toBeNull();
+    expect(configToCheckpoint({ configurable: { thread_id: 't', checkpoint_id: 'c1', checkpoint_map: { '': 'c0' } } })).toEqual({
       thread_id: 't',
       checkpoint_ns: '',
-      checkpoint_id: null,
+      checkpoint_id: 'c1',
       checkpoint_map: { '': 'c0' },
     });
-    expect(emptyThreadState('t')).toMatchObject({ values: {}, next: [], tasks: [], checkpoint: { thread_id: 't', checkpoint_id: null }, parent_checkpoint: null });
+    expect(taskConfigToCheckpoint({ configurable: { thread_id: 't', checkpoint_ns: 'sub:1' } })).toEqual({
+      thread_id: 't',
+      checkpoint_ns: 'sub:1',
+      checkpoint_id: null,
+      checkpoint_map: null,
+    });
+    const empty = emptyThreadState();
+    expect(empty).toEqual({ values: {}, next: [], tasks: [], created_at: null, checkpoint: null, parent_checkpoint: null, interrupts: [] });
+    expect(empty).not.toHaveProperty('metadata');
   });
 });

@@ -6,55 +6,75 @@ import type { ThreadCheckpoint, ThreadState, ThreadTask } from './thread-state';
 
 type SnapshotTask = StateSnapshot['tasks'][number];
 
-/** The checkpoint a config points at, or null when it names no thread. */
-export function configToCheckpoint(config: RunnableConfig | undefined | null): ThreadCheckpoint | null {
-  const configurable = config?.configurable;
-  const threadId: unknown = configurable?.['thread_id'];
-  if (threadId === undefined || threadId === null || threadId === '') return null;
-  const checkpointMap: unknown = configurable?.['checkpoint_map'];
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const configurableOf = (config: unknown): Record<string, unknown> | undefined =>
+  isRecord(config) && isRecord(config['configurable']) ? config['configurable'] : undefined;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function checkpointOf(configurable: Record<string, unknown>, checkpointId: string | null): ThreadCheckpoint {
+  const map = configurable['checkpoint_map'];
   return {
-    thread_id: String(threadId),
-    checkpoint_ns: typeof configurable?.['checkpoint_ns'] === 'string' ? configurable['checkpoint_ns'] : '',
-    checkpoint_id: typeof configurable?.['checkpoint_id'] === 'string' && configurable['checkpoint_id'] !== '' ? configurable['checkpoint_id'] : null,
-    checkpoint_map: isRecord(checkpointMap) ? (toJsonValue(checkpointMap) as Record<string, unknown>) : null,
+    thread_id: String(configurable['thread_id']),
+    checkpoint_ns: text(configurable['checkpoint_ns']) || '',
+    checkpoint_id: checkpointId,
+    checkpoint_map: isRecord(map) ? (toJsonValue(map) as Record<string, unknown>) : null,
   };
+}
+
+/**
+ * The checkpoint a config points at: null unless it names a thread and a checkpoint (LangGraph's API server does
+ * the same, so a state without a checkpoint yet has `checkpoint: null`).
+ */
+export function configToCheckpoint(config: RunnableConfig | undefined | null): ThreadCheckpoint | null {
+  const configurable = configurableOf(config);
+  const checkpointId = text(configurable?.['checkpoint_id']);
+  if (!configurable || !text(configurable['thread_id']) || checkpointId === undefined) return null;
+  return checkpointOf(configurable, checkpointId);
+}
+
+/** The checkpoint of a task's config (a subgraph's namespace, its checkpoint id when known), or null without a thread. */
+export function taskConfigToCheckpoint(config: unknown): ThreadCheckpoint | null {
+  const configurable = configurableOf(config);
+  if (!configurable || !text(configurable['thread_id'])) return null;
+  return checkpointOf(configurable, text(configurable['checkpoint_id']) || null);
 }
 
 /** A task's error as text: errors come back from the checkpointer as Error objects or plain `{message}` records. */
 function errorText(error: unknown): string | null {
   if (error === undefined || error === null) return null;
   if (typeof error === 'string') return error;
-  if (error instanceof Error) return error.message || error.name;
+  if (error instanceof Error) return error.message;
   if (isRecord(error) && typeof error['message'] === 'string') return error['message'];
   return JSON.stringify(toJsonValue(error));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isSnapshot(state: SnapshotTask['state']): state is StateSnapshot {
   return isRecord(state) && 'values' in state && 'next' in state;
 }
 
+// As LangGraph's API servers show a task: a subgraph task read without `subgraphs` carries its config's
+// `configurable` as `checkpoint` (the subgraph's namespace), with `subgraphs` the subgraph's state instead.
 function toTask(task: SnapshotTask): ThreadTask {
   const nested = task.state;
+  const configurable = isSnapshot(nested) ? undefined : configurableOf(nested);
   return {
     id: task.id,
     name: task.name,
+    path: task.path === undefined ? undefined : (toJsonValue(task.path) as unknown[]),
     error: errorText(task.error),
     interrupts: toJsonValue(task.interrupts ?? []) as ThreadInterrupt[],
-    ...(task.path ? { path: toJsonValue(task.path) as unknown[] } : {}),
-    // Without `subgraphs`, a subgraph task carries the config of its checkpoint; with it, the subgraph's state.
-    checkpoint: isSnapshot(nested) ? configToCheckpoint(nested.config) : configToCheckpoint(nested as RunnableConfig | undefined),
+    checkpoint: configurable ? (toJsonValue(configurable) as ThreadTask['checkpoint']) : null,
     state: isSnapshot(nested) ? stateSnapshotToThreadState(nested) : null,
-    ...(task.result !== undefined ? { result: toJsonValue(task.result) } : {}),
+    result: task.result === undefined ? null : toJsonValue(task.result),
   };
 }
 
 /**
  * A LangGraph `StateSnapshot` (from `graph.getState` / `getStateHistory`) as the API's `ThreadState`: messages and
- * other LangChain objects as JSON, configs as checkpoints, task errors as text, every task's interrupts collected.
+ * other LangChain objects as JSON, configs as checkpoints, task errors as text, every task's interrupts collected
+ * (`interrupts`, as LangGraph Platform adds).
  */
 export function stateSnapshotToThreadState(snapshot: StateSnapshot): ThreadState {
   const tasks = snapshot.tasks.map(toTask);
@@ -62,7 +82,7 @@ export function stateSnapshotToThreadState(snapshot: StateSnapshot): ThreadState
     values: toJsonValue(snapshot.values ?? {}),
     next: [...snapshot.next],
     tasks,
-    metadata: snapshot.metadata ? (toJsonValue(snapshot.metadata) as Record<string, unknown>) : null,
+    metadata: snapshot.metadata ? (toJsonValue(snapshot.metadata) as Record<string, unknown>) : undefined,
     created_at: snapshot.createdAt ? new Date(snapshot.createdAt).toISOString() : null,
     checkpoint: configToCheckpoint(snapshot.config),
     parent_checkpoint: configToCheckpoint(snapshot.parentConfig),
@@ -70,23 +90,9 @@ export function stateSnapshotToThreadState(snapshot: StateSnapshot): ThreadState
   };
 }
 
-/** The root namespace of a thread, at no particular checkpoint. */
-export function rootCheckpoint(threadId: string): ThreadCheckpoint {
-  return { thread_id: threadId, checkpoint_ns: '', checkpoint_id: null, checkpoint_map: null };
-}
-
 /** The state of a thread that has no graph (or no checkpoint) yet. */
-export function emptyThreadState(threadId: string): ThreadState {
-  return {
-    values: {},
-    next: [],
-    tasks: [],
-    metadata: null,
-    created_at: null,
-    checkpoint: rootCheckpoint(threadId),
-    parent_checkpoint: null,
-    interrupts: [],
-  };
+export function emptyThreadState(): ThreadState {
+  return { values: {}, next: [], tasks: [], created_at: null, checkpoint: null, parent_checkpoint: null, interrupts: [] };
 }
 
 /** A thread's pending interrupts by task id, as `Thread.interrupts` holds them (tasks without any are left out). */

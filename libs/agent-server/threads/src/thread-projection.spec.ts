@@ -17,7 +17,7 @@ const thread: Thread = {
 
 describe('select and extract', () => {
   it('keeps only the selected state fields, values.<key> picking single keys', () => {
-    const state = { ...emptyThreadState('t'), values: { messages: [1], other: 2 } };
+    const state = { ...emptyThreadState(), values: { messages: [1], other: 2 } };
     expect(selectStateFields(state, ['values.messages', 'next'])).toEqual({ values: { messages: [1] }, next: [] });
     expect(selectStateFields(state, ['values', 'values.messages'])).toEqual({ values: { messages: [1], other: 2 } });
     expect(selectStateFields(state, undefined)).toBe(state);

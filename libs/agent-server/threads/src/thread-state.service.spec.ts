@@ -34,12 +34,14 @@ describe('thread state through the graph (Postgres when DATABASE_URL is set, els
 
   it('gives a thread without a graph an empty state and history, and refuses to update it', async () => {
     const { thread_id: threadId } = await fx.threads.create({});
-    expect(await fx.state.getState(threadId)).toMatchObject({ values: {}, next: [], tasks: [], checkpoint: { thread_id: threadId, checkpoint_id: null } });
+    // As LangGraph's API server: no checkpoint yet is `checkpoint: null`, and no metadata at all.
+    const empty = await fx.state.getState(threadId);
+    expect(empty).toEqual({ values: {}, next: [], tasks: [], created_at: null, checkpoint: null, parent_checkpoint: null, interrupts: [] });
     expect(await fx.state.history(threadId)).toEqual([]);
-    await expect(fx.state.updateState(threadId, { values: { messages: [] } })).rejects.toThrow(InputError);
+    await expect(fx.state.updateState(threadId, { values: { messages: [] } })).rejects.toThrow(new InputError(`Thread ${threadId} has no graph ID`));
     await expect(fx.state.getState(randomUUID())).rejects.toThrow(NotFoundError);
     // A graph but no run yet: the empty state of the root namespace.
-    expect(await fx.state.getState(await chatThread())).toMatchObject({ values: {}, next: [], checkpoint: { checkpoint_id: null } });
+    expect(await fx.state.getState(await chatThread())).toMatchObject({ values: {}, next: [], checkpoint: null });
   });
 
   it('updates the state as a node, from the latest checkpoint or an older one, and refuses while busy', async () => {
@@ -48,11 +50,13 @@ describe('thread state through the graph (Postgres when DATABASE_URL is set, els
     const first = await fx.state.getState(threadId);
 
     const { checkpoint } = await fx.state.updateState(threadId, { values: { messages: [{ role: 'user', content: 'edited' }] }, as_node: 'agent' });
-    expect(checkpoint).toMatchObject({ thread_id: threadId, checkpoint_ns: '' });
+    // Where LangGraph wrote it, as it answered (no `checkpoint_map` of the root namespace).
+    expect(checkpoint).toEqual({ thread_id: threadId, checkpoint_ns: '', checkpoint_id: expect.any(String) });
     const updated = await fx.state.getState(threadId);
-    expect(updated.checkpoint?.checkpoint_id).toBe(checkpoint.checkpoint_id);
+    expect(updated.checkpoint?.checkpoint_id).toBe(checkpoint['checkpoint_id']);
     expect(contents(updated.values)).toEqual(['human:one', 'ai:echo: one', 'human:edited']);
-    expect(updated.metadata).toMatchObject({ source: 'update' });
+    // The update's checkpoint names the thread's graph, as a run's do.
+    expect(updated.metadata).toMatchObject({ source: 'update', graph_id: 'chat' });
     expect(await fx.threads.get(threadId)).toMatchObject({ status: 'idle', values: updated.values });
 
     // Written as if by `__start__`, the update makes the agent run next.
@@ -70,7 +74,7 @@ describe('thread state through the graph (Postgres when DATABASE_URL is set, els
 
     await expect(fx.state.updateState(threadId, { values: { messages: [] }, as_node: 'nope' })).rejects.toThrow(InputError);
     await fx.threads.setStatus(threadId, 'busy');
-    await expect(fx.state.updateState(threadId, { values: { messages: [] }, as_node: 'agent' })).rejects.toThrow(ConflictError);
+    await expect(fx.state.updateState(threadId, { values: { messages: [] }, as_node: 'agent' })).rejects.toThrow(new ConflictError('Thread is busy'));
   });
 
   it('lists history newest first with limit, before and metadata filters, and reads any past state', async () => {
@@ -104,8 +108,18 @@ describe('thread state through the graph (Postgres when DATABASE_URL is set, els
     await runOnThread(fx, threadId, 'approval', { items: ['start'] });
     const state = await fx.state.getState(threadId);
     expect(state.next).toEqual(['ask']);
+    // A task as LangGraph's API server shows one: every key there, nulls where nothing is known.
     expect(state.tasks).toEqual([
-      expect.objectContaining({ name: 'ask', error: null, interrupts: [{ id: expect.any(String), value: { question: 'ok?' } }], state: null }),
+      {
+        id: expect.any(String),
+        name: 'ask',
+        path: ['__pregel_pull', 'ask'],
+        error: null,
+        interrupts: [{ id: expect.any(String), value: { question: 'ok?' } }],
+        checkpoint: null,
+        state: null,
+        result: null,
+      },
     ]);
     expect(state.interrupts).toEqual(state.tasks[0]!.interrupts);
     expect((await fx.threads.get(threadId)).interrupts).toEqual({ [state.tasks[0]!.id]: state.tasks[0]!.interrupts });
@@ -117,10 +131,14 @@ describe('thread state through the graph (Postgres when DATABASE_URL is set, els
     const nestedId = (await fx.threads.create({ metadata: { graph_id: 'nested' } })).thread_id;
     await runOnThread(fx, nestedId, 'nested', { items: ['n'] });
     const flat = await fx.state.getState(nestedId);
+    // Read without subgraphs, a subgraph task's checkpoint is its config's `configurable` as it is.
     expect(flat.tasks[0]).toMatchObject({ name: 'inner', state: null, checkpoint: { thread_id: nestedId, checkpoint_ns: expect.stringMatching(/^inner:/) } });
+    expect(flat.tasks[0]!.checkpoint).not.toHaveProperty('checkpoint_id');
+    // With subgraphs, its state (with its own checkpoint) and no checkpoint of its own.
     const deep = await fx.state.getState(nestedId, { subgraphs: true });
     expect(deep.tasks[0]!.state).toMatchObject({ values: { items: ['n'] }, next: ['ask'], tasks: [expect.objectContaining({ name: 'ask' })] });
-    expect(deep.tasks[0]!.checkpoint?.checkpoint_ns).toMatch(/^inner:/);
+    expect(deep.tasks[0]!.checkpoint).toBeNull();
+    expect(deep.tasks[0]!.state?.checkpoint?.checkpoint_ns).toMatch(/^inner:/);
   });
 
   it('creates a thread from supersteps, and leaves none behind when they fail', async () => {

@@ -1,15 +1,16 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { PrismaClient } from '@platform/agent-server-data-access';
-import type { AgentGraph, GraphRegistry } from '@platform/agent-server-graphs';
+import { toJsonValue, type AgentGraph, type GraphAccess, type GraphRegistry } from '@platform/agent-server-graphs';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { commandFromJson, type CommandJson } from './command-from-json';
 import { graphInputError } from './graph-errors';
 import { keepLatestCheckpoints } from './keep-latest-checkpoints';
-import { configToCheckpoint, emptyThreadState, interruptsByTask, rootCheckpoint, stateSnapshotToThreadState } from './state-snapshot.mapper';
+import { emptyThreadState, interruptsByTask, stateSnapshotToThreadState } from './state-snapshot.mapper';
 import { graphIdOf, type Thread } from './thread';
-import type { CheckpointSelector, ThreadCheckpoint, ThreadState } from './thread-state';
+import type { CheckpointSelector, ThreadState } from './thread-state';
 import { createThreadRepository, type ThreadRepository } from './threads.repository';
+import { UpdateCheckpointer } from './update-checkpointer';
 
 export interface StateUpdate {
   values?: unknown;
@@ -42,9 +43,9 @@ export interface ThreadStateService {
    * Writes `values` as `as_node` (from `checkpoint` when given); the thread becomes interrupted when the new state
    * has work left (`next`), else idle. 409 while a run is busy, 400 without a graph.
    */
-  updateState(threadId: string, update: StateUpdate): Promise<{ checkpoint: ThreadCheckpoint }>;
+  updateState(threadId: string, update: StateUpdate): Promise<{ checkpoint: Record<string, unknown> }>;
   /** Applies supersteps in order (`graph.bulkUpdateState`). 400 without a graph. */
-  applySupersteps(threadId: string, supersteps: Superstep[]): Promise<{ checkpoint: ThreadCheckpoint }>;
+  applySupersteps(threadId: string, supersteps: Superstep[]): Promise<{ checkpoint: Record<string, unknown> }>;
   /** Merges `metadata` into the latest root checkpoint's metadata. */
   patchStateMetadata(threadId: string, metadata: Record<string, unknown>): Promise<void>;
   /** Reads the latest state through the graph and caches its values and interrupts on the thread (not its status). */
@@ -77,6 +78,11 @@ function stateConfig(thread: Thread, selector?: CheckpointSelector | null): Runn
   };
 }
 
+/** Where an update wrote its checkpoint: the `configurable` LangGraph answered with (thread, namespace, id). */
+function writtenCheckpoint(next: RunnableConfig, threadId: string): Record<string, unknown> {
+  return toJsonValue(next.configurable ?? { thread_id: threadId, checkpoint_ns: '' }) as Record<string, unknown>;
+}
+
 function beforeConfig(before: HistoryQuery['before']): RunnableConfig | undefined {
   const checkpointId = typeof before === 'string' ? before : before?.checkpoint_id;
   return checkpointId ? { configurable: { checkpoint_id: checkpointId } } : undefined;
@@ -85,21 +91,33 @@ function beforeConfig(before: HistoryQuery['before']): RunnableConfig | undefine
 export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadStateService {
   const threads = deps.threads ?? createThreadRepository(deps.prisma);
 
-  // A graph factory gets the thread's config, as a run on the thread would.
-  const graphOf = (thread: Thread, graphId: string): Promise<AgentGraph> =>
-    deps.registry.get(graphId, { configurable: { ...configurableOf(thread.config), thread_id: thread.thread_id } });
+  // A graph factory gets the thread's config (what its runs were started with), as in the reference.
+  const graphOf = (thread: Thread, graphId: string, access: GraphAccess): Promise<AgentGraph> =>
+    deps.registry.get(graphId, { ...thread.config, configurable: { ...configurableOf(thread.config), thread_id: thread.thread_id } }, { access });
 
-  const requireGraph = async (thread: Thread): Promise<AgentGraph> => {
+  // The graph a state update goes through, and its config: an update of the root graph writes through a
+  // checkpointer naming the thread's graph in the checkpoint's metadata. (Lent to a subgraph's namespace, a
+  // checkpointer would also let LangGraph accept a namespace no subgraph has.)
+  const updating = async (thread: Thread, selector?: CheckpointSelector | null): Promise<{ graph: AgentGraph; config: RunnableConfig }> => {
     const graphId = graphIdOf(thread);
-    if (!graphId) throw new InputError(`Thread '${thread.thread_id}' has no graph yet: run an assistant on it, or create it with a graph_id`);
-    return graphOf(thread, graphId);
+    if (!graphId) throw new InputError(`Thread ${thread.thread_id} has no graph ID`);
+    const config = stateConfig(thread, selector);
+    if (config.configurable?.['checkpoint_ns']) return { graph: await graphOf(thread, graphId, 'threads.update'), config };
+    const checkpointer = new UpdateCheckpointer(deps.checkpointer, { graph_id: graphId });
+    return {
+      graph: await graphOf(thread, graphId, 'threads.update'),
+      config: { ...config, configurable: { ...config.configurable, __pregel_checkpointer: checkpointer } },
+    };
   };
 
   const readState = async (thread: Thread, subgraphs: boolean, selector?: CheckpointSelector | null): Promise<ThreadState> => {
     const graphId = graphIdOf(thread);
-    if (!graphId) return emptyThreadState(thread.thread_id);
-    const graph = await graphOf(thread, graphId);
-    return stateSnapshotToThreadState(await graph.getState(stateConfig(thread, selector), { subgraphs }));
+    if (!graphId) return emptyThreadState();
+    const graph = await graphOf(thread, graphId, 'threads.read');
+    const state = stateSnapshotToThreadState(await graph.getState(stateConfig(thread, selector), { subgraphs }));
+    // As LangGraph's API server: the root namespace is not named in a state's metadata.
+    if (state.metadata?.['checkpoint_ns'] === '') delete state.metadata['checkpoint_ns'];
+    return state;
   };
 
   // After an update outside a run, the status follows the state: work left to do (or an interrupt) → interrupted.
@@ -120,7 +138,7 @@ export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadSt
       const thread = await threads.get(threadId);
       const graphId = graphIdOf(thread);
       if (!graphId) return [];
-      const graph = await graphOf(thread, graphId);
+      const graph = await graphOf(thread, graphId, 'threads.read');
       const states: ThreadState[] = [];
       const snapshots = graph.getStateHistory(stateConfig(thread, query.checkpoint), {
         limit: query.limit ?? 10,
@@ -134,30 +152,30 @@ export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadSt
     async updateState(threadId, update) {
       const thread = await threads.get(threadId);
       // The run owns the thread's state until it ends; a write now would race its next checkpoint.
-      if (thread.status === 'busy') throw new ConflictError(`Thread '${thread.thread_id}' is busy: wait for its run to finish before updating its state`);
-      const graph = await requireGraph(thread);
+      if (thread.status === 'busy') throw new ConflictError('Thread is busy');
       const selector = { ...update.checkpoint, ...(update.checkpoint_id ? { checkpoint_id: update.checkpoint_id } : {}) };
-      const next = await graph.updateState(stateConfig(thread, selector), update.values, update.as_node ?? undefined).catch((err: unknown) => {
+      const { graph, config } = await updating(thread, selector);
+      const next = await graph.updateState(config, update.values, update.as_node ?? undefined).catch((err: unknown) => {
         throw graphInputError(err);
       });
       await cache(thread, { settleStatus: true });
-      return { checkpoint: configToCheckpoint(next) ?? rootCheckpoint(thread.thread_id) };
+      return { checkpoint: writtenCheckpoint(next, thread.thread_id) };
     },
 
     async applySupersteps(threadId, supersteps) {
       const thread = await threads.get(threadId);
-      const graph = await requireGraph(thread);
+      const { graph, config } = await updating(thread);
       const steps = supersteps.map((superstep) => ({
         updates: superstep.updates.map((update) => ({
           values: update.command ? commandFromJson(update.command) : update.values,
           asNode: update.as_node,
         })),
       }));
-      const next = await graph.bulkUpdateState(stateConfig(thread), steps).catch((err: unknown) => {
+      const next = await graph.bulkUpdateState(config, steps).catch((err: unknown) => {
         throw graphInputError(err);
       });
       await cache(thread, { settleStatus: true });
-      return { checkpoint: configToCheckpoint(next) ?? rootCheckpoint(thread.thread_id) };
+      return { checkpoint: writtenCheckpoint(next, thread.thread_id) };
     },
 
     async patchStateMetadata(threadId, metadata) {

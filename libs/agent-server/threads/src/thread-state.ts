@@ -15,11 +15,12 @@ export interface ThreadTask {
   error: string | null;
   interrupts: ThreadInterrupt[];
   path?: unknown[];
-  /** The subgraph checkpoint the task runs in, when it runs a subgraph. */
-  checkpoint: ThreadCheckpoint | null;
-  /** The subgraph's state, with `subgraphs=true`. */
+  /** Where a subgraph task runs (its config's `configurable`: thread and namespace), read without `subgraphs`. */
+  checkpoint: Record<string, unknown> | null;
+  /** The subgraph's state, read with `subgraphs=true`. */
   state: ThreadState | null;
-  result?: unknown;
+  /** What the task wrote, once it ran; null before. */
+  result: unknown;
 }
 
 /** A thread's state at one checkpoint (`@langchain/langgraph-sdk`'s `ThreadState`). */
@@ -27,7 +28,8 @@ export interface ThreadState {
   values: unknown;
   next: string[];
   tasks: ThreadTask[];
-  metadata: Record<string, unknown> | null;
+  /** Absent before the thread's first checkpoint. */
+  metadata?: Record<string, unknown>;
   created_at: string | null;
   checkpoint: ThreadCheckpoint | null;
   parent_checkpoint: ThreadCheckpoint | null;

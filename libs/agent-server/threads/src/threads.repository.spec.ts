@@ -38,8 +38,9 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     expect(Date.parse(patched.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
 
     const missing = randomUUID();
-    await expect(fx.threads.get(missing)).rejects.toThrow(new NotFoundError(`Thread '${missing}' not found`));
-    await expect(fx.threads.patch(missing, { metadata: {} })).rejects.toThrow(NotFoundError);
+    // Worded as LangGraph's API server words them.
+    await expect(fx.threads.get(missing)).rejects.toThrow(new NotFoundError(`Thread with ID ${missing} not found`));
+    await expect(fx.threads.patch(missing, { metadata: {} })).rejects.toThrow(new NotFoundError('Thread not found'));
     expect(await fx.threads.find(missing)).toBeNull();
   });
 
@@ -124,7 +125,8 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
 
     const copy = await fx.threads.copy(source.thread_id);
     expect(copy.thread_id).not.toBe(source.thread_id);
-    expect(copy.metadata).toEqual({ graph_id: 'chat', owner: 'ann' });
+    // The copy's metadata names the copy, as LangGraph's API server writes it.
+    expect(copy.metadata).toEqual({ graph_id: 'chat', owner: 'ann', thread_id: copy.thread_id });
     expect(copy.status).toBe('idle');
     expect(copy.values).toEqual((await fx.threads.get(source.thread_id)).values);
 
@@ -146,7 +148,7 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     const theirs = await fx.threads.create({ metadata: { tag, owner: 'bob' } });
 
     expect(await fx.threads.get(mine.thread_id, ann)).toEqual(mine);
-    await expect(fx.threads.get(theirs.thread_id, ann)).rejects.toThrow(new NotFoundError(`Thread '${theirs.thread_id}' not found`));
+    await expect(fx.threads.get(theirs.thread_id, ann)).rejects.toThrow(new NotFoundError(`Thread with ID ${theirs.thread_id} not found`));
     expect(await fx.threads.find(theirs.thread_id, ann)).toBeNull();
     const ids = (threads: { thread_id: string }[]) => threads.map((t) => t.thread_id);
     expect(ids(await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0 }, ann))).toEqual([mine.thread_id]);

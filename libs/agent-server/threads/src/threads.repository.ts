@@ -13,7 +13,7 @@ import { countThreadsSql, searchThreadsSql, visibleThreadSql } from './thread-se
  * caller's filter from the deployment's auth (on the thread's metadata): a thread it hides is not there.
  */
 export interface ThreadRepository {
-  /** The thread, or NotFoundError `Thread '<id>' not found`. */
+  /** The thread, or NotFoundError `Thread with ID <id> not found`. */
   get(threadId: string, visible?: AccessFilter): Promise<Thread>;
   find(threadId: string, visible?: AccessFilter): Promise<Thread | null>;
   /**
@@ -44,7 +44,10 @@ export interface ThreadRepository {
   saveState(threadId: string, state: { values: unknown; interrupts: Record<string, ThreadInterrupt[]>; status?: ThreadStatus }): Promise<void>;
 }
 
-const notFound = (threadId: string) => new NotFoundError(`Thread '${threadId}' not found`);
+// Worded as LangGraph's API server words them (the SDK shows them as the error's message): reads and deletes name
+// the thread, other writes do not.
+const notFound = (threadId: string) => new NotFoundError(`Thread with ID ${threadId} not found`);
+const writeNotFound = () => new NotFoundError('Thread not found');
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
 
@@ -73,7 +76,7 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
       threadId,
       json(input.metadata ?? {}),
     );
-    const taken = () => new ConflictError(`Thread '${threadId}' already exists`);
+    const taken = () => new ConflictError('Thread already exists');
     if (inserted === 0 && (input.if_exists ?? 'raise') === 'raise') throw taken();
     // Someone else's thread under that id is not theirs to see, not even with `do_nothing`.
     const thread = inserted === 0 ? await find(threadId, visible) : await get(threadId);
@@ -105,7 +108,7 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
         `UPDATE threads t SET metadata = metadata || $2::jsonb, updated_at = now() WHERE thread_id = $1::uuid${visibleThreadSql(visible, params)}`,
         ...params,
       );
-      if (updated === 0) throw notFound(threadId);
+      if (updated === 0) throw writeNotFound();
       return get(threadId);
     },
 
@@ -139,13 +142,13 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
         if (options.metadata) await run('UPDATE threads SET metadata = $2::jsonb WHERE thread_id = $1::uuid', copyId, json(options.metadata));
         return true;
       });
-      if (!copied) throw notFound(threadId);
+      if (!copied) throw writeNotFound();
       return get(copyId);
     },
 
     async setStatus(threadId, status) {
       if ((await sql('UPDATE threads SET status = $2, updated_at = now() WHERE thread_id = $1::uuid', threadId, status)) === 0) {
-        throw notFound(threadId);
+        throw writeNotFound();
       }
     },
 
@@ -159,7 +162,7 @@ export function createThreadRepository(prisma: PrismaClient): ThreadRepository {
         storableJson(state.interrupts ?? null),
         state.status ?? null,
       );
-      if (updated === 0) throw notFound(threadId);
+      if (updated === 0) throw writeNotFound();
     },
   };
 }

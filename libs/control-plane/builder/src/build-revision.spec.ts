@@ -35,6 +35,8 @@ describe('Builder', () => {
     expect(result).toMatchObject({ commitSha: sha, graphs: ['agent'], installed: false, installReason: 'every dependency is provided by the platform' });
     expect(result.configPath).toBe(path.join(work, 'out', 'langgraph.json'));
     expect(fs.existsSync(path.join(work, 'out', 'node_modules'))).toBe(false);
+    const platformVersion = (name: string) => JSON.parse(fs.readFileSync(path.join(platformRoot, 'node_modules', name, 'package.json'), 'utf8')).version;
+    expect(result.packages).toMatchObject({ '@langchain/langgraph': `${platformVersion('@langchain/langgraph')} (platform)` });
   });
 
   it('checks out a tag, or a pinned commit instead of the branch tip', async () => {
@@ -57,6 +59,40 @@ describe('Builder', () => {
     expect(result.installed).toBe(true);
     expect(result.installReason).toContain('local-helper@file:./vendor/local-helper');
     expect(fs.existsSync(path.join(work, 'out', 'node_modules', 'local-helper', 'index.js'))).toBe(true);
+  });
+
+  it("installs with the project's lockfile: package-lock.json → npm ci", async () => {
+    const lock = {
+      name: 'a',
+      lockfileVersion: 3,
+      requires: true,
+      packages: {
+        '': { name: 'a', dependencies: { 'local-helper': 'file:./vendor/local-helper' } },
+        'node_modules/local-helper': { resolved: 'vendor/local-helper', link: true },
+        'vendor/local-helper': { version: '1.0.0' },
+      },
+    };
+    repo.commit({
+      'package.json': JSON.stringify({ name: 'a', dependencies: { 'local-helper': 'file:./vendor/local-helper' } }),
+      'package-lock.json': JSON.stringify(lock),
+      'vendor/local-helper/package.json': JSON.stringify({ name: 'local-helper', version: '1.0.0', main: 'index.js' }),
+      'vendor/local-helper/index.js': 'module.exports = 42;\n',
+    });
+    const logged: string[] = [];
+    const result = await build({ log: (text) => logged.push(text) });
+    expect(result).toMatchObject({ installed: true, installCommand: 'npm ci --no-audit --no-fund', installReason: 'package-lock.json found' });
+    expect(logged.join('')).toContain('Install: package-lock.json found\n$ npm ci --no-audit --no-fund\n');
+    expect(fs.existsSync(path.join(work, 'out', 'node_modules', 'local-helper', 'index.js'))).toBe(true);
+  });
+
+  it('fails a project whose LangGraph.js packages are outside the supported ranges, naming package, version and range', async () => {
+    repo.commit({
+      'package.json': JSON.stringify({ name: 'a', dependencies: { '@langchain/langgraph': 'file:./vendor/langgraph' } }),
+      'vendor/langgraph/package.json': JSON.stringify({ name: '@langchain/langgraph', version: '0.2.74' }),
+    });
+    await expect(build()).rejects.toThrow(
+      new BuildError('Unsupported LangGraph.js version: @langchain/langgraph 0.2.74 (supported: ^1.4.0). Install a supported version (package.json and its lockfile).'),
+    );
   });
 
   it('runs install_command and build_command when given, and fails with their output', async () => {

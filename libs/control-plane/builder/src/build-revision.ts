@@ -1,10 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { resolveSharedPackages, unsupportedMessage, unsupportedPackages } from '@platform/langgraph-packages';
 import { BuildError } from './build-error';
 import { planDependencies } from './dependencies';
+import { failureExcerpt } from './failure-excerpt';
 import { gitCheckout } from './git-checkout';
 import { readLanggraphConfig } from './langgraph-config';
-import { runCommand, tail } from './run-command';
+import { lockfileInstall } from './lockfile-install';
+import { runCommand } from './run-command';
 
 export interface BuildRequest {
   repoUrl: string;
@@ -13,7 +16,10 @@ export interface BuildRequest {
   token?: string;
   /** `langgraph_config_path`, relative to the repository root. */
   configPath: string;
-  /** Always run when set; otherwise `npm install` runs only when the platform lacks a dependency. */
+  /**
+   * Always run when set; otherwise the project's lockfile picks the install (yarn, pnpm, `npm ci`), and without one
+   * `npm install` runs only when the platform lacks a dependency.
+   */
   installCommand?: string;
   buildCommand?: string;
   /** Where to check out (emptied first). */
@@ -28,10 +34,14 @@ export interface BuildResult {
   configPath: string;
   commitSha: string;
   graphs: string[];
-  /** Whether dependencies were installed (`install_command` or `npm install`). */
+  /** Whether dependencies were installed (`install_command`, the lockfile's package manager, or `npm install`). */
   installed: boolean;
+  /** The install command that ran (a driver that installs again elsewhere runs the same). */
+  installCommand?: string;
   /** Why they were (or were not) installed. */
   installReason: string;
+  /** Version of each LangGraph.js package the deployment runs with, and whether the project or the platform provides it. */
+  packages: Record<string, string>;
 }
 
 export interface BuilderOptions {
@@ -69,14 +79,9 @@ export class Builder {
     });
     const config = await readLanggraphConfig(request.dir, request.configPath);
 
-    let installCommand = request.installCommand;
-    let installReason = 'install_command given';
-    if (!installCommand) {
-      const plan = await planDependencies(config.projectDir, this.options.platformRoot);
-      installReason = plan.missing.length ? `platform lacks ${plan.missing.join(', ')}` : 'every dependency is provided by the platform';
-      if (plan.missing.length) installCommand = this.options.defaultInstallCommand;
-    }
-    if (installCommand) await this.shell(installCommand, config.projectDir, 'install_command', request, remaining());
+    const { command: installCommand, reason: installReason } = await this.planInstall(config.projectDir, request.installCommand);
+    request.log?.(`Install: ${installReason}\n`);
+    if (installCommand) await this.shell(installCommand, config.projectDir, request.installCommand ? 'install_command' : 'Install', request, remaining());
     if (request.buildCommand) await this.shell(request.buildCommand, config.projectDir, 'build_command', request, remaining());
     // Re-check after the commands: a build step may generate graph files, and must not break the config.
     const final = await readLanggraphConfig(request.dir, request.configPath);
@@ -87,8 +92,29 @@ export class Builder {
       commitSha,
       graphs: Object.keys(final.graphs),
       installed: Boolean(installCommand),
+      installCommand,
       installReason,
+      packages: this.checkPackages(config.projectDir, request),
     };
+  }
+
+  private async planInstall(projectDir: string, given?: string): Promise<{ command?: string; reason: string }> {
+    if (given) return { command: given, reason: 'install_command given' };
+    const locked = await lockfileInstall(projectDir);
+    if (locked) return { command: locked.command, reason: `${locked.lockfile} found` };
+    const plan = await planDependencies(projectDir, this.options.platformRoot);
+    if (!plan.missing.length) return { reason: 'every dependency is provided by the platform' };
+    return { command: this.options.defaultInstallCommand, reason: `platform lacks ${plan.missing.join(', ')}` };
+  }
+
+  /** The LangGraph.js packages the Agent Server will share with the deployment must lie in the supported ranges. */
+  private checkPackages(projectDir: string, request: BuildRequest): Record<string, string> {
+    const packages = resolveSharedPackages(projectDir, this.options.platformRoot);
+    const listed = Object.fromEntries(packages.map((p) => [p.name, `${p.version} (${p.origin})`]));
+    request.log?.(`LangGraph.js packages: ${Object.entries(listed).map(([name, v]) => `${name} ${v}`).join(', ')}\n`);
+    const unsupported = unsupportedPackages(packages);
+    if (unsupported.length) throw new BuildError(unsupportedMessage(unsupported));
+    return listed;
   }
 
   private async shell(command: string, cwd: string, what: string, request: BuildRequest, timeoutMs: number): Promise<void> {
@@ -96,6 +122,7 @@ export class Builder {
     const result = await runCommand(command, [], { cwd, env: buildEnv(), signal: request.signal, timeoutMs, shell: true, onOutput: request.log });
     if (result.aborted) throw new BuildError('Build aborted');
     if (result.timedOut) throw new BuildError(`${what} timed out`);
-    if (result.code !== 0) throw new BuildError(`${what} "${command}" failed (exit ${result.code}) in ${path.basename(cwd)}: ${tail(result.output, 6)}`);
+    const where = path.relative(request.dir, cwd);
+    if (result.code !== 0) throw new BuildError(`${what} "${command}" failed (exit ${result.code})${where ? ` in ${where}` : ''}:\n${failureExcerpt(result.output)}`);
   }
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { satisfies } from './version-range';
+import { satisfies } from '@platform/langgraph-packages';
 
 export interface DependencyPlan {
   /** Dependencies the platform cannot provide at a compatible version (empty: no install needed). */

@@ -3,5 +3,6 @@ export * from './build-revision';
 export * from './git-checkout';
 export * from './langgraph-config';
 export * from './dependencies';
-export * from './version-range';
+export * from './failure-excerpt';
+export * from './lockfile-install';
 export { runCommand, tail, type CommandOptions, type CommandResult } from './run-command';

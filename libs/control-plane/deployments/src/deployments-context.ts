@@ -20,3 +20,6 @@ export interface SecretInput {
 
 /** Source fields that cannot change after creation. */
 export const IMMUTABLE_SOURCE_CONFIG = ['integration_id', 'repo_url', 'deployment_type'] as const;
+
+/** Source fields the build reads: changing one makes a new revision (built with it). */
+export const BUILD_SOURCE_CONFIG = ['install_command', 'build_command'] as const;

@@ -36,6 +36,10 @@ export interface RevisionArtifact {
   imageUri?: string;
   /** Whether dependencies were installed into the checkout (else the platform's own packages serve). */
   installed?: boolean;
+  /** The install command the build ran (drivers that install again run the same). */
+  installCommand?: string;
+  /** The LangGraph.js packages found (`name` → `version (project|platform)`). */
+  packages?: Record<string, string>;
 }
 
 export interface Revision {

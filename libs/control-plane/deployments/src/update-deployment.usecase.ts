@@ -1,7 +1,7 @@
 import { InputError } from '@platform/errors';
 import type { Deployment } from './deployment';
 import { Issues } from './deployment-rules';
-import { IMMUTABLE_SOURCE_CONFIG, type DeploymentsContext, type SecretInput } from './deployments-context';
+import { BUILD_SOURCE_CONFIG, IMMUTABLE_SOURCE_CONFIG, type DeploymentsContext, type SecretInput } from './deployments-context';
 import { getDeployment } from './deployments.usecases';
 import { checkSecrets, checkSource } from './create-deployment.usecase';
 
@@ -32,8 +32,9 @@ function refuseImmutableChanges(current: Deployment, patch: DeploymentPatch): vo
 }
 
 /**
- * Applies a PATCH. A non-null field of `source_revision_config`, or a different set of secrets, makes a new
- * revision; other changes (build commands, resources) are stored and take effect with the next revision.
+ * Applies a PATCH. A non-null field of `source_revision_config`, a changed build input (`install_command`,
+ * `build_command`) or a different set of secrets makes a new revision; other changes (resources) are stored and
+ * take effect with the next revision.
  */
 export async function updateDeployment(ctx: DeploymentsContext, tenantId: string, id: string, patch: DeploymentPatch): Promise<Deployment> {
   const current = await getDeployment(ctx.store, tenantId, id);
@@ -54,7 +55,8 @@ export async function updateDeployment(ctx: DeploymentsContext, tenantId: string
   issues.throwIfAny();
 
   const secretsChanged = patch.secrets !== undefined && !(await sameSecrets(ctx, current.id, patch.secrets));
-  const newRevision = sourceRevisionConfig !== undefined || secretsChanged;
+  const buildChanged = sourceConfig !== undefined && BUILD_SOURCE_CONFIG.some((key) => !sameJson(sourceConfig[key], current.sourceConfig[key]));
+  const newRevision = sourceRevisionConfig !== undefined || secretsChanged || buildChanged;
   const { deployment } = await ctx.store.update(current.id, {
     sourceConfig,
     sourceRevisionConfig,

@@ -7,5 +7,5 @@ export * from './databases/deployment-databases';
 export * from './tracing/tracing-keys';
 export * from './kubernetes/kubernetes-driver';
 export * from './kubernetes/manifests';
-export * from './kubernetes/manifest-validation';
+export * from './kubernetes/resource-spec-shapes';
 export * from './kubernetes/kubernetes-client';

@@ -156,6 +156,8 @@ export class RevisionSteps {
           configPath: result.configPath,
           graphs: result.graphs,
           installed: result.installed,
+          installCommand: result.installCommand,
+          packages: result.packages,
         },
         sourceRevisionConfig: { ...src, repo_commit_sha: result.commitSha },
       });
@@ -215,7 +217,7 @@ export class RevisionSteps {
       repoUrl: str(rev.sourceConfig.repo_url),
       commitSha: str(rev.sourceRevisionConfig.repo_commit_sha),
       repoToken: integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined,
-      installCommand: artifact.installed ? (str(rev.sourceConfig.install_command) ?? options.defaultInstallCommand) : undefined,
+      installCommand: artifact.installed ? (artifact.installCommand ?? str(rev.sourceConfig.install_command) ?? options.defaultInstallCommand) : undefined,
       imageUri: artifact.imageUri,
       env: agentServerEnv({
         deploymentId: deployment.id,

@@ -22,7 +22,44 @@ const RESOURCES: Record<string, { groupVersion: string; kind: string }> = {
   services: { groupVersion: 'v1', kind: 'Service' },
   deployments: { groupVersion: 'apps/v1', kind: 'Deployment' },
   horizontalpodautoscalers: { groupVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
+  poddisruptionbudgets: { groupVersion: 'policy/v1', kind: 'PodDisruptionBudget' },
+  networkpolicies: { groupVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
+  // KEDA's CRD: served once KEDA is installed.
+  scaledobjects: { groupVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject' },
 };
+
+const invalid = (kind: string, name: string, field: string, value: unknown, detail: string) =>
+  status(422, 'Invalid', `${kind} "${name}" is invalid: ${field}: Invalid value: ${JSON.stringify(value)}: ${detail}`);
+
+/**
+ * The API server's (and KEDA's admission webhook's) own checks of an applied object that a schema cannot express;
+ * undefined when the object is accepted.
+ */
+function refusal(plural: string, name: string, body: Obj, store: Map<string, Obj>, namespace: string): ReturnType<typeof status> | undefined {
+  const spec = body.spec ?? {};
+  if (plural === 'deployments') {
+    const labels = (spec.template?.metadata?.labels ?? {}) as Record<string, string>;
+    const selector = (spec.selector?.matchLabels ?? {}) as Record<string, string>;
+    if (!Object.keys(selector).length || !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+      return invalid('Deployment.apps', name, 'spec.template.metadata.labels', labels, '`selector` does not match template `labels`');
+    }
+  }
+  if (plural === 'poddisruptionbudgets' && spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
+    return invalid('PodDisruptionBudget.policy', name, 'spec', spec, 'minAvailable and maxUnavailable cannot be both set');
+  }
+  if (plural === 'horizontalpodautoscalers' && (spec.minReplicas ?? 1) > spec.maxReplicas) {
+    return invalid('HorizontalPodAutoscaler.autoscaling', name, 'spec.maxReplicas', spec.maxReplicas, 'must be greater than or equal to `minReplicas`');
+  }
+  if (plural === 'scaledobjects') {
+    // KEDA refuses to scale a workload another HPA already scales (it would create a second one).
+    const target = spec.scaleTargetRef?.name;
+    const rival = [...store.entries()].find(([key, o]) => key.startsWith(`horizontalpodautoscalers/${namespace}/`) && o.spec?.scaleTargetRef?.name === target);
+    if (rival) {
+      return status(403, 'Forbidden', `admission webhook "vscaledobject.kb.io" denied the request: the workload '${target}' of type 'apps/v1.Deployment' is already managed by the hpa '${rival[1].metadata.name}'`);
+    }
+  }
+  return undefined;
+}
 const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 export interface FakeKubernetesApi {
@@ -43,7 +80,9 @@ function status(code: number, reason: string, message: string) {
 
 /**
  * A Kubernetes API server on loopback for driver tests: discovery, and create/read/server-side-apply/delete of
- * namespaced Secrets, Services, Deployments and HorizontalPodAutoscalers, answering with the API server's shapes
+ * namespaced Secrets, Services, Deployments, HorizontalPodAutoscalers (autoscaling/v2), PodDisruptionBudgets
+ * (policy/v1), NetworkPolicies and KEDA ScaledObjects, with the server's own validation of them (`refusal`),
+ * answering with the API server's shapes
  * (Status errors, generation/resourceVersion bookkeeping, Secret stringData folded into base64 data). Deployments
  * roll out per `rollout`. Every request is recorded. Bearer-token authentication.
  */
@@ -149,6 +188,8 @@ export async function startFakeKubernetesApi(token = 'test-token', otherTokens: 
           return send(422, status(422, 'Invalid', `${resource.kind} "${name}" is invalid: kind, apiVersion and metadata.name must match the URL`));
         }
         if (body.metadata.namespace && body.metadata.namespace !== namespace) return send(400, status(400, 'BadRequest', 'the namespace of the object does not match the namespace on the request'));
+        const refused = refusal(plural, name, body, store, namespace);
+        if (refused) return send(refused.code, refused);
         const existing = store.get(key);
         const next: Obj = { ...body, metadata: { ...body.metadata, namespace } };
         if (plural === 'secrets' && next.stringData) {

@@ -22,6 +22,9 @@ export const databaseUrl = () => url(['postgres:', 'postgresql:']).optional();
 /** `NATS_URL`: a NATS server, or unset for the in-process bus. */
 export const natsUrl = () => url(['nats:', 'tls:', 'ws:', 'wss:']).optional();
 
+/** `NATS_STREAM_REPLICAS`: copies of each JetStream stream (1 on one server; 3 on a 3-node cluster). */
+export const natsStreamReplicas = () => z.coerce.number().int().min(1).max(5).default(1);
+
 /**
  * Where a service keeps its embedded (PGlite) database: `<DATA_DIR>/<service>`, or in memory when DATA_DIR is
  * `memory://` (tests).

@@ -10,14 +10,16 @@ export interface CreateJobBusOptions {
   streamPrefix?: string;
   logger?: JobBusLogger;
   duplicateWindowMs?: number;
+  /** JetStream only: copies of each stream in the cluster. */
+  streamReplicas?: number;
 }
 
 /** Picks the JetStream bus when `natsUrl` is set, else the in-process one. */
 export async function createJobBus(options: CreateJobBusOptions = {}): Promise<JobBus> {
-  const { natsUrl, streamPrefix, logger, duplicateWindowMs } = options;
+  const { natsUrl, streamPrefix, logger, duplicateWindowMs, streamReplicas } = options;
   if (natsUrl) {
     const servers = natsUrl.split(',').map((s) => s.trim()).filter(Boolean);
-    return createJetStreamBus({ servers, streamPrefix, logger, duplicateWindowMs });
+    return createJetStreamBus({ servers, streamPrefix, logger, duplicateWindowMs, streamReplicas });
   }
   logger?.info({}, 'job-bus: no NATS URL, using the in-process bus');
   return createInProcessBus({ logger, duplicateWindowMs });

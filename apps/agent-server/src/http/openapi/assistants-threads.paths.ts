@@ -41,14 +41,14 @@ export const assistantsPaths = {
     get: operation(A, 'get_assistant_subgraphs', {
       summary: 'Schemas of the subgraphs, by namespace',
       params: [assistantId, queryParam('recurse', 'Include nested subgraphs', bool())],
-      response: { type: 'object', additionalProperties: ref('GraphSchemas') },
+      response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
     }),
   },
   '/assistants/{assistant_id}/subgraphs/{namespace}': {
     get: operation(A, 'get_assistant_subgraphs_by_namespace', {
       summary: 'Schemas of one subgraph',
       params: [assistantId, pathParam('namespace', 'Subgraph namespace, e.g. `parent|child`'), queryParam('recurse', 'Look into nested subgraphs', bool())],
-      response: { type: 'object', additionalProperties: ref('GraphSchemas') },
+      response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
     }),
   },
   '/assistants/{assistant_id}/versions': {

@@ -100,6 +100,8 @@ export const componentSchemas: Record<string, Schema> = {
     config_schema: dict('JSON Schema'),
     context_schema: dict('JSON Schema'),
   }),
+  // As the reference answers subgraphs (the SDK's type names the keys as GraphSchemas does).
+  SubgraphSchemas: object({ state: dict('JSON Schema'), input: dict('JSON Schema'), output: dict('JSON Schema'), config: dict('JSON Schema') }),
   GraphDrawing: object({
     nodes: arrayOf(object({ id: { oneOf: [str(), int()] }, type: str(), data: {}, metadata: dict() })),
     edges: arrayOf(object({ source: str(), target: str(), data: str(), conditional: bool() })),

@@ -1,6 +1,6 @@
 import { AIMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { drawGraph, subgraphSchemas } from './graph-drawing';
+import { drawGraph } from './graph-drawing';
 
 const step = (text: string) => () => ({ messages: [new AIMessage(text)] });
 
@@ -35,15 +35,5 @@ describe('drawGraph', () => {
     const ids = drawing.nodes.map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(['research:plan', 'research:nested']));
     expect(ids).not.toContain('research');
-  });
-});
-
-describe('subgraphSchemas', () => {
-  it('lists direct subgraphs, one namespace, or all of them recursively', async () => {
-    expect(Object.keys(await subgraphSchemas(parent))).toEqual(['research']);
-    expect(Object.keys(await subgraphSchemas(parent, { recurse: true }))).toEqual(['research', 'research|nested']);
-    const one = await subgraphSchemas(parent, { namespace: 'research|nested', recurse: true });
-    expect(Object.keys(one)).toEqual(['research|nested']);
-    expect(one['research|nested'].state_schema).toMatchObject({ properties: { messages: { langgraph_type: 'messages' } } });
   });
 });

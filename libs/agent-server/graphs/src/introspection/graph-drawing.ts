@@ -1,6 +1,5 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { AgentGraph } from '../graph-registry';
-import { graphSchemas, type GraphSchemas } from './graph-schemas';
 
 /** The drawable graph as `GET /assistants/{id}/graph` returns it (`Graph.toJSON()` of LangChain core). */
 export interface GraphDrawing {
@@ -14,19 +13,4 @@ export async function drawGraph(graph: AgentGraph, options: { xray?: boolean | n
   const config: RunnableConfig & { xray?: boolean | number } = { ...options.config, xray: options.xray };
   const drawable = await graph.getGraphAsync(config);
   return drawable.toJSON() as GraphDrawing;
-}
-
-/**
- * The schemas of a graph's subgraphs by namespace (`GET /assistants/{id}/subgraphs[/{namespace}]`): all direct
- * subgraphs, only `namespace`, and with `recurse` their subgraphs too (`parent|child` namespaces).
- */
-export async function subgraphSchemas(
-  graph: AgentGraph,
-  options: { namespace?: string; recurse?: boolean } = {},
-): Promise<Record<string, GraphSchemas>> {
-  const result: Record<string, GraphSchemas> = {};
-  for await (const [namespace, subgraph] of graph.getSubgraphsAsync(options.namespace, options.recurse)) {
-    result[namespace] = graphSchemas(subgraph as AgentGraph);
-  }
-  return result;
 }

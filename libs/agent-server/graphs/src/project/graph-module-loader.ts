@@ -7,9 +7,9 @@ import type { GraphSpec } from './graph-spec';
 
 // A deployment is a cloned repository that may have no node_modules of its own: the packages the platform
 // already ships (@langchain/langgraph, @langchain/core, zod, ...) then come from the platform's node_modules,
-// the directory holding @langchain/langgraph as this server resolves it.
-function platformNodeModules(): string {
-  return path.resolve(path.dirname(require.resolve('@langchain/langgraph/package.json')), '..', '..');
+// the directory holding tsx (not @langchain/langgraph: that may resolve to the deployment's own copy).
+export function platformNodeModules(): string {
+  return path.resolve(path.dirname(require.resolve('tsx/package.json')), '..');
 }
 
 // ESM resolution ignores NODE_PATH: this hook retries a bare specifier the deployment cannot resolve from the

@@ -119,7 +119,8 @@ export async function loadLangGraphProject(configPath: string, options: LoadLang
   const graphs: Record<string, GraphDefinition> = {};
   for (const [graphId, entry] of Object.entries(config.graphs)) {
     const spec = parseGraphSpec(entry);
-    graphs[graphId] = { source: await loadGraph(graphId, spec, dir), description: spec.description };
+    const source = await loadGraph(graphId, spec, dir);
+    graphs[graphId] = { source, description: spec.description, sourceFile: path.resolve(dir, spec.file), exportName: spec.exportName };
   }
   for (const graphId of Object.keys(defaults)) {
     if (!graphs[graphId]) warnings.push(`LANGGRAPH_CONFIG names graph '${graphId}', which langgraph.json does not define`);

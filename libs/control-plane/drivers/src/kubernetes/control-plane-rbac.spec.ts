@@ -70,7 +70,9 @@ type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
       expect(used.length).toBeGreaterThan(0);
       expect(used.filter((p) => !allowed.has(p))).toEqual([]);
       // Server-side apply may create an object, which needs `create` as well as `patch`.
-      for (const res of ['deployments', 'services', 'secrets', 'horizontalpodautoscalers']) expect(allowed.has(`${res}:create`)).toBe(true);
+      for (const res of ['deployments', 'services', 'secrets', 'horizontalpodautoscalers', 'poddisruptionbudgets', 'networkpolicies', 'scaledobjects']) {
+        for (const verb of ['get', 'create', 'patch', 'delete']) expect(allowed.has(`${res}:${verb}`)).toBe(true);
+      }
     } finally {
       await api.close();
     }

@@ -1,10 +1,12 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
 import { startFakeKubernetesApi, type FakeKubernetesApi } from '@platform/control-plane-testing';
+import { canConnect, checkPolicies, podTemplates, validateSchema, type KubernetesObject } from '@platform/k8s-manifests';
 import { silentLogger } from '@platform/logging';
 import { DeployError, type DeploySpec } from '../driver';
 import { loadKubernetesClient } from './kubernetes-client';
-import { KubernetesDriver } from './kubernetes-driver';
-import { validateAgainstModel, validateManifest } from './manifest-validation';
+import { KubernetesDriver, type KubernetesDriverOptions } from './kubernetes-driver';
+import type { RenderedManifests } from './manifests';
+import { resourceSpecIssues } from './resource-spec-shapes';
 
 jest.setTimeout(60_000);
 
@@ -48,8 +50,9 @@ function spec(overrides: Partial<DeploySpec> = {}): DeploySpec {
 describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
   let api: FakeKubernetesApi;
   let driver: KubernetesDriver;
-  const make = (token?: string, rolloutTimeoutMs = 5_000) =>
+  const make = (token?: string, rolloutTimeoutMs = 5_000, extra: Partial<KubernetesDriverOptions> = {}) =>
     new KubernetesDriver({
+      ...extra,
       kubeConfig: (k8s) => {
         const kc = new k8s.KubeConfig();
         kc.loadFromOptions({
@@ -75,12 +78,12 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
   });
   afterEach(() => api.close());
 
-  it('renders a Secret, Service, Deployment and autoscaler that validate against the Kubernetes schemas', async () => {
-    const k8s = await loadKubernetesClient();
+  const objectsOf = (r: RenderedManifests) => [r.secret, r.service, r.deployment, r.disruptionBudget, r.networkPolicy, ...(r.autoscaler ? [r.autoscaler] : [])] as KubernetesObject[];
+  const DEPLOYMENT = `agent-${DEPLOYMENT_ID}`;
+
+  it('renders a Secret, Service, Deployment, PDB, NetworkPolicy and autoscaler that validate against the Kubernetes schemas', async () => {
     const rendered = await driver.render(spec());
-    for (const object of [rendered.secret, rendered.service, rendered.deployment, rendered.autoscaler]) {
-      expect(validateManifest(k8s, object as { apiVersion: string; kind: string })).toEqual([]);
-    }
+    for (const object of objectsOf(rendered)) expect([object.kind, await validateSchema(object)]).toEqual([object.kind, []]);
     const pod = rendered.deployment.spec?.template.spec;
     expect(rendered.deployment.spec?.replicas).toBeUndefined(); // the autoscaler owns the count
     expect(rendered.autoscaler?.spec).toMatchObject({ minReplicas: 2, maxReplicas: 4 });
@@ -93,11 +96,13 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
     expect(server).toMatchObject({
       image: 'registry.example.com/agent-platform:1.2.3',
       resources: { requests: { cpu: '0.5', memory: '512Mi' }, limits: { cpu: '1', memory: '1024Mi' } },
-      readinessProbe: { httpGet: { path: '/ok', port: 'http' } },
+      readinessProbe: { httpGet: { path: '/ready', port: 'http' } },
+      livenessProbe: { httpGet: { path: '/ok', port: 'http' } },
+      startupProbe: { httpGet: { path: '/ok', port: 'http' } },
       envFrom: [{ secretRef: { name: `agent-${DEPLOYMENT_ID}-env` } }],
     });
     expect(server?.env).toEqual(expect.arrayContaining([{ name: 'LANGGRAPH_CONFIG_PATH', value: '/deps/app/agent/langgraph.json' }]));
-    expect(server?.volumeMounts).toEqual([{ name: 'app-source', mountPath: '/deps/app' }, { name: 'cache', mountPath: '/cache' }]);
+    expect(server?.volumeMounts).toEqual([{ name: 'app-source', mountPath: '/deps/app' }, { name: 'tmp', mountPath: '/tmp' }, { name: 'cache', mountPath: '/cache' }]);
     expect(pod?.initContainers?.[1]).toMatchObject({ workingDir: '/deps/app/agent', command: ['sh', '-c', 'npm install --omit=dev'] });
     // The token reaches git through a Secret reference, never as a literal in the pod spec.
     expect(JSON.stringify(rendered.deployment)).not.toContain('gho_secret');
@@ -105,14 +110,78 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
     expect(rendered.deployment.metadata?.labels).toMatchObject({ team: 'weather', 'agent-platform.dev/deployment-id': DEPLOYMENT_ID });
   });
 
+  it('passes the platform\'s policy checks, as the k8s overlays do', async () => {
+    // The user's own init containers and sidecars are theirs to shape; the driver's objects follow every rule.
+    const rendered = await driver.render(spec({ resourceSpec: { min_scale: 2, max_scale: 4, cpu: 0.5, memory_mb: 512 } }));
+    expect(checkPolicies(objectsOf(rendered))).toEqual([]);
+    const pod = rendered.deployment.spec?.template.spec;
+    // The grace period covers the drain: preStop 5 s + RUN_SHUTDOWN_GRACE (runs handed back, leases released) + 10 s HTTP close.
+    expect(pod?.terminationGracePeriodSeconds).toBe(40);
+    expect(pod?.containers[0].env).toEqual(expect.arrayContaining([{ name: 'RUN_SHUTDOWN_GRACE', value: '10s' }]));
+    expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(pod?.containers[0].securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(pod?.containers[0].resources).toEqual({ requests: { cpu: '0.5', memory: '512Mi' }, limits: { cpu: '2', memory: '1Gi' } });
+    expect(rendered.disruptionBudget.spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: { 'agent-platform.dev/deployment-id': DEPLOYMENT_ID } } });
+
+    // Only the gateway (and Prometheus) reaches it; it reaches the gateway, Postgres and HTTPS.
+    const objects = objectsOf(rendered);
+    const server = { namespace: 'agents', labels: pod ? podTemplates(objects)[0].labels : {}, pod: podTemplates(objects)[0] };
+    const gateway = { namespace: 'agents', labels: { 'app.kubernetes.io/name': 'gateway' } };
+    expect(canConnect(objects, gateway, server, 8000)).toBe(true);
+    expect(canConnect(objects, { namespace: 'monitoring', labels: {} }, server, 8000)).toBe(true);
+    expect(canConnect(objects, { namespace: 'agents', labels: { 'app.kubernetes.io/name': 'tracing' } }, server, 8000)).toBe(false);
+    expect(canConnect(objects, server, gateway, 8080)).toBe(true);
+    expect(canConnect(objects, server, { ip: '10.0.0.5' }, 5432)).toBe(true);
+    expect(canConnect(objects, server, { ip: '104.18.6.192' }, 443)).toBe(true);
+    expect(canConnect(objects, server, { namespace: 'agents', labels: { 'app.kubernetes.io/name': 'tracing' } }, 50052)).toBe(false);
+  });
+
+  it('with KEDA, scales on CPU and on the queued + running runs the replicas export to Prometheus', async () => {
+    const keda = make(undefined, 5_000, { autoscaler: 'keda', kedaPrometheusUrl: 'http://prometheus.monitoring.svc:9090' });
+    const rendered = await keda.render(spec({ env: { ...spec().env, N_JOBS_PER_WORKER: '4' } }));
+    expect(rendered.autoscaler?.kind).toBe('ScaledObject');
+    expect(rendered.deployment.spec?.template.metadata?.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8000', 'prometheus.io/path': '/metrics' });
+    expect(await validateSchema(rendered.autoscaler as KubernetesObject)).toEqual([]);
+    expect(rendered.autoscaler?.spec).toMatchObject({
+      scaleTargetRef: { name: DEPLOYMENT },
+      minReplicaCount: 2,
+      maxReplicaCount: 4,
+      triggers: [
+        {
+          type: 'prometheus',
+          metadata: {
+            serverAddress: 'http://prometheus.monitoring.svc:9090',
+            query: `max(agent_server_runs_queued{deployment_id="${DEPLOYMENT_ID}"}) + max(agent_server_runs_running{deployment_id="${DEPLOYMENT_ID}"})`,
+            threshold: '4',
+          },
+        },
+        { type: 'cpu', metricType: 'Utilization', metadata: { value: '80' } },
+      ],
+    });
+    expect(rendered.deployment.spec?.replicas).toBeUndefined();
+    expect(checkPolicies(objectsOf(rendered), {}, ['scalerTargets'])).toEqual([]);
+
+    // From an HPA to KEDA: the HPA goes first (KEDA's webhook refuses a target an HPA scales), then the ScaledObject.
+    await driver.deploy(spec(), new AbortController().signal);
+    expect(api.object('horizontalpodautoscalers', 'agents', DEPLOYMENT)).toBeDefined();
+    await keda.deploy(spec({ revisionId: 'dddddddd-bbbb-4ccc-8ddd-eeeeeeeeeeee' }), new AbortController().signal);
+    expect(api.object('horizontalpodautoscalers', 'agents', DEPLOYMENT)).toBeUndefined();
+    expect(api.object('scaledobjects', 'agents', DEPLOYMENT)?.spec.triggers[0].type).toBe('prometheus');
+    await keda.deploy(spec({ resourceSpec: { min_scale: 2 } }), new AbortController().signal);
+    expect(api.object('scaledobjects', 'agents', DEPLOYMENT)).toBeUndefined();
+  });
+
   it('reports manifests that break the schemas: unknown fields, wrong types, missing required fields', async () => {
-    const k8s = await loadKubernetesClient();
-    expect(validateAgainstModel(k8s, [{ name: 'v', emptyDirr: {} }], 'Array<V1Volume>')).toEqual([{ path: '[0].emptyDirr', message: 'unknown field "emptyDirr" in Volume' }]);
-    expect(validateAgainstModel(k8s, [{ mountPath: 3 }], 'Array<V1VolumeMount>')).toEqual([
-      { path: '[0].mountPath', message: 'must be a string' },
-      { path: '[0].name', message: 'required field missing' },
+    expect(await resourceSpecIssues({ volumes: [{ name: 'v', emptyDirr: {} }] })).toEqual([{ key: 'volumes', path: '[0].emptyDirr', message: 'unknown field "emptyDirr"' }]);
+    expect(await resourceSpecIssues({ volume_mounts: [{ mountPath: 3 }] })).toEqual([
+      { key: 'volume_mounts', path: '[0].name', message: 'required field missing' },
+      { key: 'volume_mounts', path: '[0].mountPath', message: 'must be string' },
     ]);
-    expect(validateAgainstModel(k8s, [{ name: 'c', ports: [{ containerPort: '80' }] }], 'Array<V1Container>')).toEqual([{ path: '[0].ports[0].containerPort', message: 'must be a number' }]);
+    expect(await resourceSpecIssues({ sidecars: [{ name: 'c', ports: [{ containerPort: '80' }] }] })).toEqual([
+      { key: 'sidecars', path: '[0].ports[0].containerPort', message: 'must be integer' },
+    ]);
+    expect(await resourceSpecIssues({ init_containers: [{ image: 'busybox:1.36' }], sidecars: [] })).toEqual([{ key: 'init_containers', path: '[0].name', message: 'required field missing' }]);
+    expect(await resourceSpecIssues({ volumes: [{ name: 'cache', emptyDir: {} }], volume_mounts: [{ name: 'cache', mountPath: '/cache' }] })).toEqual([]);
     await expect(driver.render(spec({ resourceSpec: { sidecars: [{ name: 'x', imagee: 'typo' }] } }))).rejects.toThrow(/Invalid Kubernetes manifests: Deployment.spec.template.spec.containers\[1\].imagee: unknown field/);
   });
 
@@ -124,8 +193,12 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
       [`/api/v1/namespaces/agents/secrets/agent-${DEPLOYMENT_ID}-env`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
       [`/api/v1/namespaces/agents/services/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
       [`/apis/apps/v1/namespaces/agents/deployments/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
+      [`/apis/policy/v1/namespaces/agents/poddisruptionbudgets/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
+      [`/apis/networking.k8s.io/v1/namespaces/agents/networkpolicies/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
       [`/apis/autoscaling/v2/namespaces/agents/horizontalpodautoscalers/agent-${DEPLOYMENT_ID}`, 'application/apply-patch+yaml', 'agent-platform-control-plane', 'true'],
     ]);
+    // What reached the API server is the wire form (the client's `_from` went out as `from`).
+    expect(api.object('networkpolicies', 'agents', DEPLOYMENT)?.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]);
     const secret = api.object('secrets', 'agents', `agent-${DEPLOYMENT_ID}-env`);
     expect(Buffer.from(secret?.data.MY_SECRET, 'base64').toString()).toBe('v');
     expect(api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`)?.status).toMatchObject({ observedGeneration: 1, availableReplicas: 2 });
@@ -174,7 +247,25 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
     expect(api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`)).toBeUndefined();
     expect(api.object('services', 'agents', `agent-${DEPLOYMENT_ID}`)).toBeUndefined();
     expect(api.object('secrets', 'agents', `agent-${DEPLOYMENT_ID}-env`)).toBeUndefined();
+    expect(api.object('poddisruptionbudgets', 'agents', DEPLOYMENT)).toBeUndefined();
+    expect(api.object('networkpolicies', 'agents', DEPLOYMENT)).toBeUndefined();
+    expect(api.object('horizontalpodautoscalers', 'agents', DEPLOYMENT)).toBeUndefined();
     await driver.destroy(DEPLOYMENT_ID);
+  });
+
+  it('the test API server refuses what the real one (and KEDA\'s webhook) refuses', async () => {
+    const k8s = await loadKubernetesClient();
+    const kc = new k8s.KubeConfig();
+    kc.loadFromOptions({ clusters: [{ name: 'c', server: api.url, skipTLSVerify: true }], users: [{ name: 'u', token: api.token }], contexts: [{ name: 'c', cluster: 'c', user: 'u' }], currentContext: 'c' });
+    const client = k8s.KubernetesObjectApi.makeApiClient(kc);
+    const apply = (object: KubernetesObject) => client.patch(object, undefined, undefined, 'test', true, k8s.PatchStrategy.ServerSideApply);
+    const metadata = { name: 'x', namespace: 'agents' };
+    await expect(apply({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata, spec: { minAvailable: 1, maxUnavailable: 1, selector: { matchLabels: { a: 'b' } } } } as KubernetesObject)).rejects.toMatchObject({ code: 422 });
+    await expect(apply({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata, spec: { scaleTargetRef: { kind: 'Deployment', name: 'x' }, minReplicas: 3, maxReplicas: 2 } } as KubernetesObject)).rejects.toMatchObject({ code: 422 });
+    const template = { metadata: { labels: { a: 'c' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } };
+    await expect(apply({ apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: { selector: { matchLabels: { a: 'b' } }, template } } as KubernetesObject)).rejects.toMatchObject({ code: 422 });
+    await apply({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata, spec: { scaleTargetRef: { kind: 'Deployment', name: 'x' }, maxReplicas: 2 } } as KubernetesObject);
+    await expect(apply({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata, spec: { scaleTargetRef: { name: 'x' }, triggers: [] } } as KubernetesObject)).rejects.toMatchObject({ code: 403 });
   });
 
   it('re-applies active deployments on resume', async () => {

@@ -1,9 +1,10 @@
 import type { KubeConfig, KubernetesObject, KubernetesObjectApi, V1Deployment } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
+import { validateSchema } from '@platform/k8s-manifests';
 import type { Logger } from '@platform/logging';
 import { DeployError, type DeploySpec, type DeploymentDriver } from '../driver';
 import { loadKubernetesClient, type KubernetesModule } from './kubernetes-client';
-import { validateManifest } from './manifest-validation';
 import { PORT, renderManifests, resourceName, type ManifestOptions, type RenderedManifests } from './manifests';
+import { clientForm } from './scaling-and-network';
 
 export interface KubernetesDriverOptions extends Omit<ManifestOptions, 'progressDeadlineSeconds'> {
   /** Where the API server is and how to authenticate (in-cluster, a kubeconfig file, or explicit options). */
@@ -16,6 +17,14 @@ export interface KubernetesDriverOptions extends Omit<ManifestOptions, 'progress
 }
 
 const FIELD_MANAGER = 'agent-platform-control-plane';
+const HPA = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' };
+const SCALED_OBJECT = { apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject' };
+
+/** Everything applied for a deployment, in order (the autoscaler last: its target must exist). */
+function objectsOf(rendered: RenderedManifests): KubernetesObject[] {
+  const { secret, service, deployment, disruptionBudget, networkPolicy, autoscaler } = rendered;
+  return [secret, service, deployment, disruptionBudget, networkPolicy, ...(autoscaler ? [autoscaler] : [])];
+}
 
 function statusCode(err: unknown): number | undefined {
   const code = (err as { code?: unknown; statusCode?: unknown }).code ?? (err as { statusCode?: unknown }).statusCode;
@@ -35,9 +44,10 @@ function apiMessage(err: unknown): string {
 }
 
 /**
- * Runs each deployment as a Kubernetes Deployment + Service + Secret (and an autoscaler when resource_spec asks),
- * applied with server-side apply through the Kubernetes API, then waits for the rollout. The Service gives a
- * stable upstream URL; rolling updates with maxUnavailable 0 swap revisions without downtime.
+ * Runs each deployment as a Kubernetes Deployment + Service + Secret + PodDisruptionBudget + NetworkPolicy (and an
+ * HPA or a KEDA ScaledObject when resource_spec asks for autoscaling), applied with server-side apply through the
+ * Kubernetes API, then waits for the rollout. The Service gives a stable upstream URL; rolling updates with
+ * maxUnavailable 0 swap revisions without downtime.
  */
 export class KubernetesDriver implements DeploymentDriver {
   readonly kind = 'kubernetes' as const;
@@ -50,10 +60,14 @@ export class KubernetesDriver implements DeploymentDriver {
     if (!spec.env.DATABASE_URL) {
       throw new DeployError('The kubernetes driver needs a Postgres server for deployment databases (set DEPLOYMENTS_DATABASE_URL)');
     }
-    const { k8s } = await this.connect();
-    const rendered = renderManifests(spec, { ...this.options, progressDeadlineSeconds: Math.max(60, Math.ceil(this.options.rolloutTimeoutMs / 1000)) });
-    const objects = [rendered.secret, rendered.service, rendered.deployment, ...(rendered.autoscaler ? [rendered.autoscaler] : [])];
-    const issues = objects.flatMap((o) => validateManifest(k8s, o).map((i) => `${o.kind}.${i.path}: ${i.message}`));
+    let rendered: RenderedManifests;
+    try {
+      rendered = renderManifests(spec, { ...this.options, progressDeadlineSeconds: Math.max(60, Math.ceil(this.options.rolloutTimeoutMs / 1000)) });
+    } catch (err) {
+      throw new DeployError((err as Error).message);
+    }
+    const issues: string[] = [];
+    for (const o of objectsOf(rendered)) issues.push(...(await validateSchema(o)).map((i) => `${o.kind}.${i.path}: ${i.message}`));
     if (issues.length) throw new DeployError(`Invalid Kubernetes manifests: ${issues.join('; ')}`);
     return rendered;
   }
@@ -70,8 +84,10 @@ export class KubernetesDriver implements DeploymentDriver {
     const name = resourceName(deploymentId);
     const ns = namespace ?? this.options.namespace;
     const targets: KubernetesObject[] = [
-      { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name, namespace: ns } },
+      ...this.autoscalerKinds().map((kind) => ({ ...kind, metadata: { name, namespace: ns } })),
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns } },
+      { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: ns } },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name, namespace: ns } },
       { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-env`, namespace: ns } },
     ];
@@ -112,20 +128,28 @@ export class KubernetesDriver implements DeploymentDriver {
     return this.client;
   }
 
+  /** The autoscaler kinds this driver may have created: HPAs always, ScaledObjects where KEDA is in use. */
+  private autoscalerKinds() {
+    return this.options.autoscaler === 'keda' ? [SCALED_OBJECT, HPA] : [HPA];
+  }
+
   private async apply(rendered: RenderedManifests): Promise<void> {
     const { k8s, api } = await this.connect();
-    const objects: KubernetesObject[] = [rendered.secret, rendered.service, rendered.deployment];
-    if (rendered.autoscaler) objects.push(rendered.autoscaler);
-    for (const object of objects) {
+    const send = async (object: KubernetesObject) => {
       try {
-        await api.patch(object, undefined, undefined, FIELD_MANAGER, true, k8s.PatchStrategy.ServerSideApply);
+        await api.patch(clientForm(object), undefined, undefined, FIELD_MANAGER, true, k8s.PatchStrategy.ServerSideApply);
       } catch (err) {
         throw new DeployError(`Kubernetes refused ${object.kind} ${object.metadata?.name}: ${apiMessage(err)}`);
       }
+    };
+    const objects = objectsOf(rendered);
+    for (const object of objects.filter((o) => o !== rendered.autoscaler)) await send(object);
+    // An autoscaler of another kind (or any, with fixed scaling) would fight over the replica count; KEDA refuses a
+    // ScaledObject for a Deployment an HPA scales, so the old one goes first.
+    for (const kind of this.autoscalerKinds().filter((k) => k.kind !== rendered.autoscaler?.kind)) {
+      await this.remove(api, { ...kind, metadata: { name: rendered.name, namespace: rendered.namespace } });
     }
-    if (!rendered.autoscaler) {
-      await this.remove(api, { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: rendered.name, namespace: rendered.namespace } });
-    }
+    if (rendered.autoscaler) await send(rendered.autoscaler);
   }
 
   private async remove(api: KubernetesObjectApi, target: KubernetesObject): Promise<void> {

@@ -12,14 +12,18 @@ function apiErrorCode(err: unknown): number | undefined {
   return err instanceof NatsError ? err.api_error?.err_code : undefined;
 }
 
-/** Creates the queue's work-queue stream, or updates it when it exists with other settings. */
-export async function ensureStream(jsm: JetStreamManager, stream: string, subject: string, duplicateWindowMs: number): Promise<void> {
+/**
+ * Creates the queue's work-queue stream, or updates it when it exists with other settings. `replicas` > 1 needs a
+ * JetStream cluster (3 nodes, replicas 3, in production); a single server refuses it.
+ */
+export async function ensureStream(jsm: JetStreamManager, stream: string, subject: string, duplicateWindowMs: number, replicas = 1): Promise<void> {
   const config = {
     name: stream,
     subjects: [subject],
     retention: RetentionPolicy.Workqueue,
     storage: StorageType.File,
     duplicate_window: nanos(duplicateWindowMs),
+    num_replicas: replicas,
   };
   try {
     // Adding an identical stream is a no-op on the server, so every replica may call this.

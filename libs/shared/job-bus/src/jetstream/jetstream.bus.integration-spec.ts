@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { connect } from 'nats';
 import { defineQueue } from '../lib/define-queue';
 import type { Job } from '../lib/job-bus.types';
 import { waitFor } from '../testing/async-helpers';
@@ -54,6 +55,25 @@ if (natsUrl) {
       await waitFor('the redelivery', () => jobs.length === 1, ackWaitMs + 5_000);
       expect(jobs[0].job).toMatchObject({ id: published.id, attempt: 2, data: { n: 7 } });
       expect(jobs[0].at - killedAt).toBeLessThanOrEqual(ackWaitMs + 1_500);
+    });
+  });
+  describe('JetStream bus: stream replicas', () => {
+    it('creates streams with the replica count it is given; a single server refuses more than one', async () => {
+      const queue = defineQueue({ name: `replicas_${randomBytes(6).toString('hex')}`, subject: `test.replicas.${randomBytes(6).toString('hex')}`, schema: testJobSchema });
+      const clustered = await createJetStreamBus({ servers: natsUrl, streamReplicas: 3 });
+      const single = await createJetStreamBus({ servers: natsUrl, streamReplicas: 1 });
+      try {
+        // The test server is one node: the request for three copies reaches it and is refused, not silently dropped.
+        await expect(clustered.ensureQueue(queue)).rejects.toThrow(/replicas > 1 not supported in non-clustered mode/);
+        await single.ensureQueue(queue);
+        const nc = await connect({ servers: natsUrl });
+        const info = await (await nc.jetstreamManager()).streams.info(single.streamName(queue));
+        await nc.close();
+        expect(info.config.num_replicas).toBe(1);
+      } finally {
+        await single.deleteQueue(queue);
+        await Promise.all([clustered.close(), single.close()]);
+      }
     });
   });
 } else if (process.env.REQUIRE_SERVICES === '1') {

@@ -17,6 +17,8 @@ export interface JetStreamBusOptions {
   logger?: JobBusLogger;
   /** Stream duplicate window for `msgId` dedupe (default 2 min). */
   duplicateWindowMs?: number;
+  /** Copies of each stream in a JetStream cluster (default 1; 3 on a 3-node cluster). */
+  streamReplicas?: number;
   /** How long one pull waits for messages; also bounds how long `stop()` waits for it (default 1 s, the client's minimum). */
   fetchExpiresMs?: number;
   /** Connection name shown by the server's monitoring. */
@@ -60,7 +62,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     let pending = ensured.get(stream);
     if (!pending) {
       // Once per process and stream; a failure is not cached so the next call retries.
-      pending = ensureStream(jsm, stream, queue.subject, duplicateWindowMs).catch((err) => {
+      pending = ensureStream(jsm, stream, queue.subject, duplicateWindowMs, options.streamReplicas).catch((err) => {
         ensured.delete(stream);
         throw err;
       });

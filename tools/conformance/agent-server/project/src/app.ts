@@ -1,0 +1,18 @@
+// The project's own HTTP app: a custom route, and middleware that wraps every route (custom and core): it stamps
+// a response header, and on request rewrites a thread's create body.
+import { Hono } from 'hono';
+
+export const app = new Hono();
+
+app.use(async (c, next) => {
+  if (c.req.method === 'POST' && c.req.path === '/threads' && c.req.header('x-conformance-rewrite') === '1') {
+    const body = (await c.req.raw.clone().json()) as { metadata?: Record<string, unknown> };
+    c.req.raw = new Request(c.req.raw, { body: JSON.stringify({ ...body, metadata: { ...body.metadata, rewritten: true } }) });
+  }
+  await next();
+  c.res.headers.set('x-conformance-middleware', 'seen');
+});
+
+app.get('/custom/hello', (c) => c.json({ hello: 'world', path: c.req.path }));
+
+app.post('/custom/echo', async (c) => c.json({ echoed: await c.req.json() }, 201));
