@@ -43,6 +43,15 @@ export function newRunMetadata(
 }
 
 /**
+ * The request's config as the run's thread keeps it (NewRun.configs.request): with the caller the deployment's auth
+ * authenticated in `configurable`, as LangGraph stamps it before it stores the run and its thread.
+ */
+export function requestConfig(request: RunCreateRequest, caller?: AuthCaller): Record<string, unknown> {
+  const own = asRecord(request.config);
+  return caller ? { ...own, configurable: { ...asRecord(own['configurable']), ...callerConfigurable(caller) } } : own;
+}
+
+/**
  * The run's config: the assistant's, overlaid with the request's (configurable and metadata merged key by key,
  * tags appended), plus the ids the graph and the checkpointer read from `configurable`, and the caller the
  * deployment's auth authenticated (`langgraph_auth_user`, ...; `user_id` unless one is set), as LangGraph puts them.

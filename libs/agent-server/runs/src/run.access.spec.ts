@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseAccessFilter, type AuthCaller } from '@platform/agent-server-auth';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
 import { NotFoundError } from '@platform/errors';
-import { buildRunKwargs, newRunMetadata } from './run-kwargs';
+import { buildRunKwargs, newRunMetadata, requestConfig } from './run-kwargs';
 import { runCreateSchema } from './run-request.schema';
 import { createRunRepository, type RunRepository } from './run.repository';
 import { addRun, openRunsTestDatabase } from './runs.testing';
@@ -50,6 +50,15 @@ describe("runs under the deployment's auth (Postgres with DATABASE_URL, else PGl
     expect(buildRunKwargs({ assistant_id: 'a1', graph_id: 'g', config: {} }, request, { runId: 'r', threadId: 't', temporary: false }).config.configurable).not.toHaveProperty(
       'langgraph_auth_user',
     );
+  });
+
+  it("gives the run's thread the caller in its config, as LangGraph stamps the request's config", () => {
+    const request = runCreateSchema.parse({ assistant_id: 'a', config: { tags: ['t'], configurable: { model: 'm', langgraph_auth_user_id: 'mallory' } } });
+    expect(requestConfig(request, caller)).toEqual({
+      tags: ['t'],
+      configurable: { model: 'm', langgraph_auth_user: caller.user, langgraph_auth_user_id: 'ann', langgraph_auth_permissions: ['write'] },
+    });
+    expect(requestConfig(request)).toEqual(request.config);
   });
 
   it('creates a run only on a thread the filter lets through; a hidden one is not found, even with if_not_exists', async () => {

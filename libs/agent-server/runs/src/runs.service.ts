@@ -11,7 +11,7 @@ import { createRunEventRepository } from './run-events.repository';
 import { RunExecutor } from './run-executor';
 import { cachedAssistantResolver } from './cached-assistant-resolver';
 import { authorizeRunCreate } from './run-create-access';
-import { buildRunKwargs, newRunMetadata, type AssistantResolver } from './run-kwargs';
+import { buildRunKwargs, newRunMetadata, requestConfig, type AssistantResolver } from './run-kwargs';
 import { createRunQueueRepository } from './run-queue.repository';
 import type { RunCreateRequest } from './run-request.schema';
 import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
@@ -195,7 +195,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
           graphId: assistant.graph_id,
           metadata: newRunMetadata(assistant, request, allowed?.metadata),
           kwargs,
-          configs: { assistant: assistant.config, request: request.config ?? {} },
+          configs: { assistant: assistant.config, request: requestConfig(request, access?.caller) },
           multitaskStrategy,
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
