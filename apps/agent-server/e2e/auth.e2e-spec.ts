@@ -80,7 +80,8 @@ describeWithService('DATABASE_URL', 'Postgres (agent server auth e2e)')("a deplo
     expect(await bob.threads.prune([thread.thread_id])).toEqual({ pruned_count: 0 });
 
     const copy = await alice.threads.copy(thread.thread_id);
-    expect(copy.metadata).toMatchObject({ topic: 'plans', owner: 'alice' });
+    // The copy's metadata names the copy, as without auth (LangGraph's copy writes `thread_id`).
+    expect(copy.metadata).toEqual({ topic: 'plans', owner: 'alice', thread_id: copy.thread_id });
     expect((await alice.threads.update(copy.thread_id, { metadata: { owner: 'bob', stage: 2 } })).metadata).toMatchObject({ owner: 'alice', stage: 2 });
     await alice.threads.delete(copy.thread_id);
 

@@ -13,6 +13,7 @@ import {
   type ThreadState,
   type ThreadStateService,
 } from '@platform/agent-server-threads';
+import { NotFoundError } from '@platform/errors';
 import { parseRequest } from '@platform/http-server';
 import { accessOf } from './deployment-auth.middleware';
 import {
@@ -122,10 +123,13 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): Router {
     const access = accessOf(res);
     const visible = await access.authorize('threads:read', { thread_id: threadId });
     if (!access.caller) return res.json(await threads.copy(threadId, { visible }));
-    const source = await threads.get(threadId, visible);
-    const value = { thread_id: randomUUID(), metadata: { ...source.metadata } };
+    const source = await threads.find(threadId, visible);
+    if (!source) throw new NotFoundError('Thread not found');
+    // The copy's metadata names the copy (as the repository's copy writes it), before the handler sees it.
+    const copyId = randomUUID();
+    const value = { thread_id: copyId, metadata: { ...source.metadata, thread_id: copyId } };
     await access.authorize('threads:create', value);
-    res.json(await threads.copy(threadId, { visible, copyId: value.thread_id, metadata: metadataIn(value) ?? {} }));
+    res.json(await threads.copy(threadId, { visible, copyId, metadata: metadataIn(value) ?? {} }));
   });
 
   router.get('/threads/:thread_id/state', async (req, res) => {
