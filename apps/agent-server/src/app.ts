@@ -1,5 +1,6 @@
-import type { Express } from 'express';
+import type { Express, Request } from 'express';
 import type { AssistantRepository } from '@platform/agent-server-assistants';
+import type { DeploymentAuth } from '@platform/agent-server-auth';
 import type { CronRepository } from '@platform/agent-server-crons';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
@@ -11,6 +12,7 @@ import { a2aRoutes } from './http/a2a.routes';
 import { assistantThreadsDeleter } from './http/assistant-threads';
 import { assistantsRoutes } from './http/assistants.routes';
 import { cronsRoutes } from './http/crons.routes';
+import { authenticateCaller, deploymentAuthHeaders } from './http/deployment-auth.middleware';
 import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
 import { jsonRpcParseErrors } from './http/json-rpc';
@@ -36,7 +38,12 @@ export interface AgentServerDeps {
   streaming: { sseHeartbeatMs: number; waitKeepAliveMs: number };
   /** Runs are traced to a LangSmith-compatible endpoint. */
   tracing: boolean;
+  /** The deployment's own auth (langgraph.json `auth.path`), after the gateway's: every route but the open ones. */
+  auth?: DeploymentAuth;
 }
+
+// Open without the deployment's auth, as on LangGraph Platform: server info, the API docs, UI assets.
+const isOpenPath = (req: Request) => req.path === '/info' || isDocsPath(req.path) || (req.method === 'GET' && (req.path === '/ui' || req.path.startsWith('/ui/')));
 
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   return createHttpApp({
@@ -47,10 +54,11 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
     routes: (app) => {
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));
+      if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath));
       app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
       // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
       // Then runs, the hot path (express tries routers in order).
-      app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants }));
+      app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
       app.use(runsRoutes({ runs: deps.runs, ...deps.streaming }));
       app.use(storeRoutes({ store: deps.store }));
       app.use(threadsRoutes(deps.threads));
@@ -76,6 +84,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       app.use(docsRoutes({ version: deps.version }));
+      app.use(deploymentAuthHeaders);
     },
   }).app;
 }

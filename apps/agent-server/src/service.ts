@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
+import { loadDeploymentAuth } from '@platform/agent-server-auth';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
 import { createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
@@ -24,7 +25,7 @@ function schemaCacheDir(config: AgentServerConfig): string {
 export const AGENT_SERVER_VERSION = '0.1.0';
 
 /**
- * Starts in order: database → graphs (the deployment's langgraph.json) → system assistants → run workers → HTTP.
+ * Starts in order: database → graphs and auth (the deployment's langgraph.json) → system assistants → run workers → HTTP.
  * Shutdown first stops the workers (runs go back to the queue at a superstep boundary, leases released, so
  * another replica resumes them) and ends streams, then closes HTTP, then the database.
  */
@@ -35,6 +36,9 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
 
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
+    // Before anything listens: a module that does not load stops the start (never a server without its auth).
+    const auth = project.auth ? await loadDeploymentAuth(project.auth.path, project.dir) : undefined;
+    if (project.auth) logger.info({ auth: project.auth.path }, 'auth: the deployment authenticates every request');
     const checkpointer = new PrismaCheckpointSaver(db.prisma);
     const storeSettings = parseStoreSettings(project.store);
     const indexed = storeSettings.index;
@@ -115,6 +119,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       crons,
       streaming: { sseHeartbeatMs: config.SSE_HEARTBEAT_INTERVAL, waitKeepAliveMs: config.WAIT_KEEPALIVE_INTERVAL },
       tracing: Boolean(tracing),
+      auth,
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.

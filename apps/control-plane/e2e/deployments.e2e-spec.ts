@@ -14,6 +14,7 @@ import {
   isRunning,
   pollRevision,
   reactAgentRepo,
+  REACT_AGENT_DIR,
   waitFor,
   type Json,
 } from './control-plane.e2e-helpers';
@@ -314,6 +315,38 @@ describe('deployments through the gateway (local driver, real Agent Servers)', (
         expect(revision.status_message).toMatch(/^Agent Server exited with code \d+ before it became healthy/);
         expect(revision.status_message).toContain('LANGSMITH_ENDPOINT');
         expect(agentProcessesOf(created.body.id)).toEqual([]);
+        expect((await call('DELETE', `/v2/deployments/${created.body.id}`)).status).toBe(204);
+      } finally {
+        repo2.remove();
+      }
+    });
+
+    it('fails a deployment whose auth module (langgraph.json auth.path) throws on import with DEPLOY_FAILED and the error', async () => {
+      const repo2 = reactAgentRepo();
+      const config = JSON.parse(fs.readFileSync(`${REACT_AGENT_DIR}/langgraph.json`, 'utf8')) as Json;
+      repo2.commit({
+        'langgraph.json': JSON.stringify({ ...config, auth: { path: './src/auth.ts:auth' } }),
+        'src/auth.ts': [
+          "import { Auth } from '@langchain/langgraph-sdk/auth';",
+          "if (!process.env.AUTH_JWKS_URL) throw new Error('AUTH_JWKS_URL is not set');",
+          'export const auth = new Auth();',
+        ].join('\n'),
+      });
+      try {
+        const created = await call('POST', '/v2/deployments', {
+          name: 'auth-fails-import',
+          source: 'github',
+          source_config: { repo_url: repo2.url },
+          source_revision_config: { repo_ref: 'main' },
+          secrets: [],
+        });
+        const { revision } = await pollRevision(call, created.body.id, created.body.latest_revision_id, finished);
+        // Never a server that serves without the auth it asked for: the revision fails with the module's error.
+        expect(revision.status).toBe('DEPLOY_FAILED');
+        expect(revision.status_message).toMatch(/^Agent Server exited with code \d+ before it became healthy/);
+        expect(revision.status_message).toContain('auth.path: cannot load ./src/auth.ts: AUTH_JWKS_URL is not set');
+        expect(agentProcessesOf(created.body.id)).toEqual([]);
+        expect((await call('GET', `/v2/deployments/${created.body.id}`)).body.active_revision_id).toBeNull();
         expect((await call('DELETE', `/v2/deployments/${created.body.id}`)).status).toBe(204);
       } finally {
         repo2.remove();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getAssistantStateKeys, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
+import type { Access } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { isFinished, runCreateSchema, type RunRecord, type RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository } from '@platform/agent-server-threads';
@@ -26,7 +27,8 @@ const isNotFound = (err: unknown) => isPlatformError(err) && err.code === 'not_f
 
 /**
  * A2A tasks over runs: taskId = run id, contextId = thread id. One instance per router; it remembers which
- * graphs have a `messages` channel (A2A talks in messages, so a graph without one cannot take part).
+ * graphs have a `messages` channel (A2A talks in messages, so a graph without one cannot take part). `access` is
+ * what the request may do under the deployment's auth, as for the REST routes that read and create the same.
  */
 export function a2aTasks(deps: A2aTaskDeps) {
   const messageGraphs = new Map<string, Promise<boolean>>();
@@ -47,10 +49,11 @@ export function a2aTasks(deps: A2aTaskDeps) {
   };
 
   /** The assistant behind `/a2a/{id}` (an id or a graph id); JSON-RPC errors when unknown or not message-based. */
-  async function agent(assistantIdOrGraphId: string): Promise<Assistant> {
+  async function agent(assistantIdOrGraphId: string, access: Access): Promise<Assistant> {
     let assistant: Assistant;
     try {
-      assistant = await deps.assistants.resolve(assistantIdOrGraphId);
+      const visible = await access.authorize('assistants:read', { assistant_id: assistantIdOrGraphId });
+      assistant = await deps.assistants.resolve(assistantIdOrGraphId, visible);
     } catch (err) {
       if (isNotFound(err)) throw invalidParams(`Assistant '${assistantIdOrGraphId}' not found`, { assistant_id: assistantIdOrGraphId });
       throw err;
@@ -66,10 +69,10 @@ export function a2aTasks(deps: A2aTaskDeps) {
   }
 
   /** The run of a task of this assistant; TaskNotFoundError otherwise. */
-  async function run(assistant: Assistant, taskId: string): Promise<RunRecord> {
+  async function run(assistant: Assistant, taskId: string, access: Access): Promise<RunRecord> {
     if (!isUuid(taskId)) throw taskNotFound(taskId);
     try {
-      const found = await deps.runs.getById(taskId);
+      const found = await deps.runs.getById(taskId, await access.authorize('threads:read', { thread_id: undefined }));
       if (found.assistant_id !== assistant.assistant_id) throw taskNotFound(taskId);
       return found;
     } catch (err) {
@@ -94,14 +97,14 @@ export function a2aTasks(deps: A2aTaskDeps) {
    * Starts the task a message asks for: a run on its context's thread (created when missing), or on a new one.
    * A message naming a task that waits for input resumes it with the message; other messages are new input.
    */
-  async function start(assistant: Assistant, params: MessageSendParams): Promise<{ run: RunRecord; userMessage: A2aMessage }> {
+  async function start(assistant: Assistant, params: MessageSendParams, access: Access): Promise<{ run: RunRecord; userMessage: A2aMessage }> {
     const { message } = params;
     const content = messageContent(message.parts as A2aPart[]);
     if (content.trim() === '') throw invalidParams('message.parts holds no text or data part with content');
     if (message.contextId !== undefined && !isUuid(message.contextId)) {
       throw invalidParams(`message.contextId must be a UUID (a thread id), got '${message.contextId}'`);
     }
-    const previous = message.taskId === undefined ? undefined : await run(assistant, message.taskId);
+    const previous = message.taskId === undefined ? undefined : await run(assistant, message.taskId, access);
     if (previous && message.contextId !== undefined && previous.thread_id !== message.contextId.toLowerCase()) {
       throw invalidParams(`message.taskId '${previous.run_id}' belongs to contextId '${previous.thread_id}', not '${message.contextId}'`);
     }
@@ -114,7 +117,7 @@ export function a2aTasks(deps: A2aTaskDeps) {
       stream_mode: ['values'],
       metadata: { [MESSAGE_ID]: message.messageId },
     });
-    const created = await deps.runs.create({ threadId }, request);
+    const created = await deps.runs.create({ threadId }, request, access);
     return { run: created, userMessage: { ...(message as A2aMessage), kind: 'message', contextId: created.thread_id, taskId: created.run_id } };
   }
 
@@ -150,14 +153,19 @@ export function a2aTasks(deps: A2aTaskDeps) {
   }
 
   /** Interrupts a pending or running task and waits until it stopped; TaskNotCancelableError once it ended. */
-  async function cancel(record: RunRecord): Promise<A2aTask> {
+  async function cancel(record: RunRecord, access: Access): Promise<A2aTask> {
     if (isFinished(record.status)) {
       throw new JsonRpcError(A2A_ERRORS.TASK_NOT_CANCELABLE, `Task cannot be canceled: ${record.run_id} already ended (${record.status})`, {
         taskId: record.run_id,
         status: record.status,
       });
     }
-    await deps.runs.cancel(record.thread_id, record.run_id, { action: 'interrupt', wait: true });
+    const visible = await access.authorize('threads:update', {
+      thread_id: record.thread_id,
+      action: 'interrupt',
+      metadata: { run_ids: [record.run_id], status: 'pending' },
+    });
+    await deps.runs.cancel(record.thread_id, record.run_id, { action: 'interrupt', wait: true, visible });
     return task(await deps.runs.getById(record.run_id));
   }
 

@@ -3,11 +3,12 @@ import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import { requestContext } from '@platform/http-server';
 import { A2A_ERRORS, toA2aError } from './a2a-errors';
+import { accessOf } from './deployment-auth.middleware';
 import { streamA2aTask } from './a2a-stream';
 import type { A2aTasks } from './a2a-tasks';
 import { toV1StreamResponse } from './a2a-v1.mapping';
 import { toV1Error } from './a2a-v1-errors';
-import { V1_METHODS, V1_PUSH_NOTIFICATION_METHODS, V1_STREAM_METHODS, startV1Task, subscribableRun } from './a2a-v1.methods';
+import { V1_METHODS, V1_PUSH_NOTIFICATION_METHODS, V1_STREAM_METHODS, startV1Task, subscribableRun, type A2aV1Context } from './a2a-v1.methods';
 import { JSON_RPC, JsonRpcError, rpcError, rpcResult, type JsonRpcRequest } from './json-rpc';
 import { jsonWhenDone } from './run-responses';
 
@@ -26,9 +27,9 @@ export interface A2aV1HandlerDeps {
  * the 0.3 implementation's, carried in 1.0's shapes.
  */
 export function a2aV1Handler(deps: A2aV1HandlerDeps) {
-  const ctx = { tasks: deps.tasks, runs: deps.runs };
+  const contextOf = (res: Response): A2aV1Context => ({ tasks: deps.tasks, runs: deps.runs, access: accessOf(res) });
 
-  const stream = (res: Response, request: JsonRpcRequest, assistantId: string) =>
+  const stream = (res: Response, request: JsonRpcRequest, assistantId: string, ctx: A2aV1Context) =>
     streamA2aTask(res, {
       requestId: request.id ?? null,
       heartbeatMs: deps.heartbeatMs,
@@ -46,7 +47,8 @@ export function a2aV1Handler(deps: A2aV1HandlerDeps) {
     });
 
   return async (res: Response, request: JsonRpcRequest, assistantId: string): Promise<void> => {
-    if (V1_STREAM_METHODS.has(request.method)) return stream(res, request, assistantId);
+    const ctx = contextOf(res);
+    if (V1_STREAM_METHODS.has(request.method)) return stream(res, request, assistantId, ctx);
     const id = request.id ?? null;
     const answer = (async () => {
       try {

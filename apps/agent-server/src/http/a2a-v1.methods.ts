@@ -1,4 +1,5 @@
 import type { Assistant } from '@platform/agent-server-assistants';
+import type { Access } from '@platform/agent-server-auth';
 import type { RunRecord, RunSearchCursor, RunSearchQuery, RunService } from '@platform/agent-server-runs';
 import { isUuid } from '@platform/ids';
 import { A2A_ERRORS, invalidParams } from './a2a-errors';
@@ -21,6 +22,8 @@ import { JsonRpcError, parseJsonRpcParams } from './json-rpc';
 export interface A2aV1Context {
   tasks: A2aTasks;
   runs: RunService;
+  /** What the request may do under the deployment's auth (as for the 0.3 methods and the REST routes). */
+  access: Access;
 }
 
 type V1Method = (ctx: A2aV1Context, assistantId: string, params: unknown) => Promise<unknown>;
@@ -48,7 +51,7 @@ const parseSendMessage = (params: unknown, method: string) => toSendParams(parse
 
 /** The run of a task that has not ended (it may wait for input); UnsupportedOperationError for one that did. */
 async function openRun(ctx: A2aV1Context, assistant: Assistant, taskId: string, doing: string): Promise<RunRecord> {
-  const run = await ctx.tasks.run(assistant, taskId);
+  const run = await ctx.tasks.run(assistant, taskId, ctx.access);
   const state = (await ctx.tasks.task(run, { historyLength: 0 })).status.state;
   if (isTerminal(state)) {
     throw new JsonRpcError(A2A_ERRORS.UNSUPPORTED_OPERATION, `Task ${run.run_id} is in a terminal state (${state}): cannot ${doing}`, { taskId: run.run_id });
@@ -58,7 +61,7 @@ async function openRun(ctx: A2aV1Context, assistant: Assistant, taskId: string, 
 
 /** The task a `SubscribeToTask` follows. */
 export async function subscribableRun(ctx: A2aV1Context, assistantId: string, params: unknown): Promise<RunRecord> {
-  const assistant = await ctx.tasks.agent(assistantId);
+  const assistant = await ctx.tasks.agent(assistantId, ctx.access);
   return openRun(ctx, assistant, parseJsonRpcParams(v1TaskIdSchema, params ?? {}, 'SubscribeToTask').id, 'subscribe to it');
 }
 
@@ -67,10 +70,10 @@ export async function subscribableRun(ctx: A2aV1Context, assistantId: string, pa
  * messages (0.3 started a new task on its context); a new task of the same context is sent without `taskId`.
  */
 export async function startV1Task(ctx: A2aV1Context, assistantId: string, params: unknown, method: string) {
-  const assistant = await ctx.tasks.agent(assistantId);
+  const assistant = await ctx.tasks.agent(assistantId, ctx.access);
   const parsed = parseSendMessage(params, method);
   if (parsed.message.taskId !== undefined) await openRun(ctx, assistant, parsed.message.taskId, 'send it a message');
-  return { ...(await ctx.tasks.start(assistant, parsed)), configuration: parsed.configuration };
+  return { ...(await ctx.tasks.start(assistant, parsed, ctx.access)), configuration: parsed.configuration };
 }
 
 // Which runs a task state is: run statuses, and for `success`, whether the run left its thread waiting for input.
@@ -104,21 +107,25 @@ function decodeToken(token: string): RunSearchCursor {
 
 /** `ListTasks`: this agent's tasks, most recently updated first, a page at a time. */
 async function listTasks(ctx: A2aV1Context, assistantId: string, params: V1ListTasksParams): Promise<A2aV1ListTasksResponse> {
-  const assistant = await ctx.tasks.agent(assistantId);
+  const assistant = await ctx.tasks.agent(assistantId, ctx.access);
   const pageSize = params.pageSize ?? DEFAULT_LIST_TASKS_PAGE;
   const empty = { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
   const state = params.status && params.status !== 'TASK_STATE_UNSPECIFIED' ? fromV1State(params.status) : undefined;
   const filter = state ? searchFor(state) : {};
   // A context is a thread, whose id is a UUID: another id names no context.
   if (!filter || (params.contextId !== undefined && !isUuid(params.contextId))) return empty;
-  const page = await ctx.runs.search({
-    assistantId: assistant.assistant_id,
-    threadId: params.contextId?.toLowerCase(),
-    ...filter,
-    changedAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter) : undefined,
-    limit: pageSize,
-    after: params.pageToken ? decodeToken(params.pageToken) : undefined,
-  });
+  const threadId = params.contextId?.toLowerCase();
+  const page = await ctx.runs.search(
+    {
+      assistantId: assistant.assistant_id,
+      threadId,
+      ...filter,
+      changedAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter) : undefined,
+      limit: pageSize,
+      after: params.pageToken ? decodeToken(params.pageToken) : undefined,
+    },
+    await ctx.access.authorize('threads:read', { thread_id: threadId }),
+  );
   const tasks = await Promise.all(page.runs.map((run) => ctx.tasks.task(run, { historyLength: params.historyLength })));
   return {
     tasks: tasks.map((task) => toV1Task(task, { includeArtifacts: params.includeArtifacts ?? false })),
@@ -139,15 +146,15 @@ export const V1_METHODS: Record<string, V1Method> = {
     const task = configuration?.blocking === false ? await tasks.task(run, { userMessage, historyLength }) : await tasks.settle(run, userMessage, historyLength);
     return withTask(toV1Task(task));
   },
-  GetTask: async ({ tasks }, assistantId, params) => {
-    const assistant = await tasks.agent(assistantId);
+  GetTask: async ({ tasks, access }, assistantId, params) => {
+    const assistant = await tasks.agent(assistantId, access);
     const { id, historyLength } = parseJsonRpcParams(v1GetTaskSchema, params ?? {}, 'GetTask');
-    return toV1Task(await tasks.task(await tasks.run(assistant, id), { historyLength }));
+    return toV1Task(await tasks.task(await tasks.run(assistant, id, access), { historyLength }));
   },
-  CancelTask: async ({ tasks }, assistantId, params) => {
-    const assistant = await tasks.agent(assistantId);
+  CancelTask: async ({ tasks, access }, assistantId, params) => {
+    const assistant = await tasks.agent(assistantId, access);
     const { id } = parseJsonRpcParams(v1TaskIdSchema, params ?? {}, 'CancelTask');
-    return toV1Task(await tasks.cancel(await tasks.run(assistant, id)));
+    return toV1Task(await tasks.cancel(await tasks.run(assistant, id, access), access));
   },
   ListTasks: (ctx, assistantId, params) => listTasks(ctx, assistantId, parseJsonRpcParams(v1ListTasksSchema, params ?? {}, 'ListTasks')),
   GetExtendedAgentCard: async () => {

@@ -1,10 +1,12 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import type { AssistantRepository } from '@platform/agent-server-assistants';
+import type { Access } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { parseRequest, publicBaseUrlOf, requestContext } from '@platform/http-server';
+import { accessOf } from './deployment-auth.middleware';
 import { A2A_ERRORS, toA2aError } from './a2a-errors';
 import { streamA2aTask } from './a2a-stream';
 import { jsonWhenDone } from './run-responses';
@@ -32,28 +34,28 @@ export interface A2aRoutesDeps {
 // The card's query and the endpoint's path name the agent alike.
 const agentRef = z.object({ assistant_id: z.string().min(1) });
 
-type Method = (tasks: A2aTasks, assistantId: string, params: unknown) => Promise<unknown>;
+type Method = (tasks: A2aTasks, assistantId: string, params: unknown, access: Access) => Promise<unknown>;
 
 // Methods answered with one JSON-RPC response (`message/stream` and `tasks/resubscribe` stream instead).
 const METHODS: Record<string, Method> = {
-  'message/send': async (tasks, assistantId, params) => {
-    const assistant = await tasks.agent(assistantId);
+  'message/send': async (tasks, assistantId, params, access) => {
+    const assistant = await tasks.agent(assistantId, access);
     const parsed = parseJsonRpcParams(messageSendParamsSchema, params ?? {}, 'message/send');
-    const { run, userMessage } = await tasks.start(assistant, parsed);
+    const { run, userMessage } = await tasks.start(assistant, parsed, access);
     const historyLength = parsed.configuration?.historyLength;
     // `blocking: false`: answer with the task as it begins; the client polls `tasks/get`.
     if (parsed.configuration?.blocking === false) return tasks.task(run, { userMessage, historyLength });
     return tasks.settle(run, userMessage, historyLength);
   },
-  'tasks/get': async (tasks, assistantId, params) => {
-    const assistant = await tasks.agent(assistantId);
+  'tasks/get': async (tasks, assistantId, params, access) => {
+    const assistant = await tasks.agent(assistantId, access);
     const { id, historyLength } = parseJsonRpcParams(taskQueryParamsSchema, params ?? {}, 'tasks/get');
-    return tasks.task(await tasks.run(assistant, id), { historyLength });
+    return tasks.task(await tasks.run(assistant, id, access), { historyLength });
   },
-  'tasks/cancel': async (tasks, assistantId, params) => {
-    const assistant = await tasks.agent(assistantId);
+  'tasks/cancel': async (tasks, assistantId, params, access) => {
+    const assistant = await tasks.agent(assistantId, access);
     const { id } = parseJsonRpcParams(taskIdParamsSchema, params ?? {}, 'tasks/cancel');
-    return tasks.cancel(await tasks.run(assistant, id));
+    return tasks.cancel(await tasks.run(assistant, id, access), access);
   },
   'agent/getAuthenticatedExtendedCard': () => {
     throw new JsonRpcError(A2A_ERRORS.AUTHENTICATED_EXTENDED_CARD_NOT_CONFIGURED, 'Authenticated Extended Card is not configured');
@@ -83,7 +85,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
 
   router.get('/.well-known/agent-card.json', async (req, res) => {
     const { assistant_id } = parseRequest(agentRef, req.query, 'query');
-    const assistant = await deps.assistants.resolve(assistant_id);
+    const assistant = await deps.assistants.resolve(assistant_id, await accessOf(res).authorize('assistants:read', { assistant_id }));
     const options = { baseUrl: publicBaseUrlOf(req), version: deps.version, graphDescription: deps.registry.description(assistant.graph_id) };
     res.vary(A2A_VERSION_HEADER);
     res.json(a2aVersionOf(req.get(A2A_VERSION_HEADER)) === '0.3' ? agentCardV03(assistant, options) : agentCardV1(assistant, options));
@@ -98,12 +100,13 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
       runs: deps.runs,
       threads: deps.threads.threads,
       begin: async () => {
-        const assistant = await tasks.agent(assistantId);
+        const access = accessOf(res);
+        const assistant = await tasks.agent(assistantId, access);
         if (request.method === 'message/stream') {
           const params = parseJsonRpcParams(messageSendParamsSchema, request.params ?? {}, request.method);
-          return { ...(await tasks.start(assistant, params)), historyLength: params.configuration?.historyLength };
+          return { ...(await tasks.start(assistant, params, access)), historyLength: params.configuration?.historyLength };
         }
-        return { run: await tasks.run(assistant, parseJsonRpcParams(taskIdParamsSchema, request.params ?? {}, request.method).id) };
+        return { run: await tasks.run(assistant, parseJsonRpcParams(taskIdParamsSchema, request.params ?? {}, request.method).id, access) };
       },
     });
 
@@ -125,7 +128,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
           throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
         }
         if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
-        return rpcResult(id, await method(tasks, assistant_id, request.params));
+        return rpcResult(id, await method(tasks, assistant_id, request.params, accessOf(res)));
       } catch (err) {
         const { internal, ...error } = toA2aError(err);
         if (internal) requestContext(res).logger.error({ err, method: request.method }, 'A2A method failed');

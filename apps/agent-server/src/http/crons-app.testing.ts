@@ -28,7 +28,7 @@ export async function startTestCronsApp(): Promise<TestCronsApp> {
     logger: silentLogger,
     identity: { secret: TEST_SECRET },
     routes: (routes) => {
-      routes.use(cronsRoutes(fixture.deps));
+      routes.use(cronsRoutes({ ...fixture.deps, threads: fixture.threads }));
     },
   });
   return {

@@ -1,4 +1,5 @@
 import { getAssistantSchemas, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
+import type { Access, AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { runCreateSchema, type RunRecord, type RunService } from '@platform/agent-server-runs';
 import { isPlatformError } from '@platform/errors';
@@ -26,13 +27,15 @@ export interface CallToolResult {
 const LOAD_BATCH = 500;
 
 /**
- * Every assistant with its tool name, oldest first. Names are unique only over the whole set, so both listing
- * and calling read all assistants (one light query per 500); only a listed page loads graphs.
+ * Every assistant the caller may see (`assistants:search` of the deployment's auth) with its tool name, oldest first.
+ * Names are unique only over the whole set, so both listing and calling read all assistants (one light query per
+ * 500); only a listed page loads graphs.
  */
-async function namedAssistants(repo: AssistantRepository): Promise<{ name: string; assistant: Assistant }[]> {
+async function namedAssistants(repo: AssistantRepository, access: Access): Promise<{ name: string; assistant: Assistant }[]> {
   const all: Assistant[] = [];
+  const visible: AccessFilter | undefined = await access.authorize('assistants:search', { limit: LOAD_BATCH, offset: 0 });
   for (let offset = 0; ; offset += LOAD_BATCH) {
-    const batch = await repo.search({ limit: LOAD_BATCH, offset, sortBy: 'created_at', sortOrder: 'asc' });
+    const batch = await repo.search({ limit: LOAD_BATCH, offset, sortBy: 'created_at', sortOrder: 'asc' }, visible);
     all.push(...batch);
     if (batch.length < LOAD_BATCH) return assignToolNames(all);
   }
@@ -70,9 +73,14 @@ const descriptionOf = (assistant: Assistant) =>
   assistant.description?.trim() || `Runs the "${assistant.graph_id}" graph (assistant "${assistant.name}") and returns its final state.`;
 
 /** One page of tools, oldest assistant first, with the cursor of the next page when there is one. */
-export async function listTools(deps: McpToolsDeps, cursor: string | undefined, pageSize: number): Promise<{ tools: McpTool[]; nextCursor?: string }> {
+export async function listTools(
+  deps: McpToolsDeps,
+  cursor: string | undefined,
+  pageSize: number,
+  access: Access,
+): Promise<{ tools: McpTool[]; nextCursor?: string }> {
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-  const named = await namedAssistants(deps.assistants);
+  const named = await namedAssistants(deps.assistants, access);
   const page = named.slice(offset, offset + pageSize);
   const tools = await Promise.all(
     page.map(async ({ name, assistant }) => ({ name, description: descriptionOf(assistant), inputSchema: await inputSchemaOf(deps, assistant) })),
@@ -110,13 +118,14 @@ export async function callTool(
   deps: McpToolsDeps,
   call: { name: string; arguments?: Record<string, unknown> },
   onRun: (run: RunRecord) => void,
+  access: Access,
 ): Promise<CallToolResult> {
-  const found = (await namedAssistants(deps.assistants)).find((named) => named.name === call.name);
+  const found = (await namedAssistants(deps.assistants, access)).find((named) => named.name === call.name);
   if (!found) throw new JsonRpcError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${call.name}`);
   const request = runCreateSchema.parse({ assistant_id: found.assistant.assistant_id, input: call.arguments ?? {}, on_disconnect: 'cancel' });
   let run: RunRecord;
   try {
-    run = await deps.runs.create({ threadId: null }, request);
+    run = await deps.runs.create({ threadId: null }, request, access);
   } catch (err) {
     return asToolError(err);
   }

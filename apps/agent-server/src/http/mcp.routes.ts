@@ -20,6 +20,7 @@ import {
 import { jsonWhenDone } from './run-responses';
 import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion, unsupportedVersionHeader } from './mcp-protocol';
 import { callTool, listTools } from './mcp-tools';
+import { accessOf } from './deployment-auth.middleware';
 
 export interface McpRoutesDeps {
   assistants: AssistantRepository;
@@ -62,7 +63,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
       case 'ping':
         return {};
       case 'tools/list':
-        return listTools(deps, parseJsonRpcParams(listToolsParams, request.params, request.method)?.cursor, pageSize);
+        return listTools(deps, parseJsonRpcParams(listToolsParams, request.params, request.method)?.cursor, pageSize, accessOf(res));
       case 'tools/call': {
         const call = parseJsonRpcParams(callToolParams, request.params, request.method);
         // A client that gives up closes the connection: stop the run rather than finish it for nobody, also
@@ -75,10 +76,15 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
           gone = true;
           if (run) cancel(run.run_id);
         });
-        return callTool(deps, call, (created) => {
-          run = created;
-          if (gone) cancel(created.run_id);
-        });
+        return callTool(
+          deps,
+          call,
+          (created) => {
+            run = created;
+            if (gone) cancel(created.run_id);
+          },
+          accessOf(res),
+        );
       }
       default:
         throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { bothFilters } from '@platform/agent-server-auth';
 import {
   cancelManyBodySchema,
   cancelManyQuerySchema,
@@ -17,6 +18,7 @@ import {
 } from '@platform/agent-server-runs';
 import { parseRequest } from '@platform/http-server';
 import { isUuid } from '@platform/ids';
+import { accessOf } from './deployment-auth.middleware';
 import { eventInModes, jsonWhenDone, resumeFrom, runLocations, streamRun, threadResumeFrom } from './run-responses';
 import { SseWriter } from './sse';
 
@@ -37,16 +39,19 @@ const modesOf = (value: StreamMode | StreamMode[] | undefined) => (value === und
 
 /**
  * Thread runs and stateless runs: create (background, `/stream`, `/wait`, `/batch`), list, get, delete, join,
- * join the stream (`Last-Event-ID`), cancel one or many.
+ * join the stream (`Last-Event-ID`), cancel one or many. Under the deployment's auth a run is its thread's: the
+ * `threads:*` handlers decide, as LangGraph has them (create_run, read, delete, update).
  */
 export function runsRoutes(deps: RunsRoutesDeps): Router {
   const { runs } = deps;
   const router = Router();
 
-  const create = async (threadId: string | null, body: unknown) => {
+  const create = async (res: Response, threadId: string | null, body: unknown) => {
     const request: RunCreateRequest = parseRequest(runCreateSchema, body ?? {});
-    return { request, run: await runs.create({ threadId }, request) };
+    return { request, run: await runs.create({ threadId }, request, accessOf(res)) };
   };
+  // What the caller's filter for `threads:read` of the run's thread is.
+  const readable = (res: Response, threadId: string | undefined) => accessOf(res).authorize('threads:read', { thread_id: threadId });
 
   const cancelOnClose = (res: Response, run: RunRecord, enabled: boolean) => {
     if (!enabled) return;
@@ -57,13 +62,13 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
 
   const background = (stateless: boolean) => async (req: Request, res: Response) => {
     const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
-    const { run } = await create(threadId, req.body);
+    const { run } = await create(res, threadId, req.body);
     res.set(runLocations(run.thread_id, run.run_id, stateless)).json(toRun(run));
   };
 
   const stream = (stateless: boolean) => async (req: Request, res: Response) => {
     const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
-    const { request, run } = await create(threadId, req.body);
+    const { request, run } = await create(res, threadId, req.body);
     await streamRun(res, {
       runs,
       runId: run.run_id,
@@ -77,7 +82,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
 
   const wait = (stateless: boolean) => async (req: Request, res: Response) => {
     const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
-    const { request, run } = await create(threadId, req.body);
+    const { request, run } = await create(res, threadId, req.body);
     res.set(runLocations(run.thread_id, run.run_id, stateless));
     cancelOnClose(res, run, request.on_disconnect === 'cancel');
     await jsonWhenDone(res, runs.output(run, { fresh: true }), deps.waitKeepAliveMs, { headersAtOnce: true });
@@ -93,52 +98,58 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
   router.post('/runs/batch', async (req, res) => {
     const requests = parseRequest(runBatchSchema, req.body);
     const created: RunRecord[] = [];
-    for (const request of requests) created.push(await runs.create({ threadId: null }, request));
+    for (const request of requests) created.push(await runs.create({ threadId: null }, request, accessOf(res)));
     res.json(created.map(toRun));
   });
 
   router.post('/runs/cancel', async (req, res) => {
     const { action } = parseRequest(cancelManyQuerySchema, req.query, 'query');
     const body = parseRequest(cancelManyBodySchema, req.body ?? {});
-    await runs.cancelMany(
-      { threadId: body.thread_id ?? undefined, runIds: body.run_ids ?? undefined, status: body.status ?? undefined },
+    const filter = { threadId: body.thread_id ?? undefined, runIds: body.run_ids ?? undefined, status: body.status ?? undefined };
+    const visible = await accessOf(res).authorize('threads:update', {
+      thread_id: filter.threadId,
       action,
-    );
+      metadata: { run_ids: filter.runIds, status: filter.status },
+    });
+    await runs.cancelMany({ ...filter, visible }, action);
     res.status(204).end();
   });
 
   router.get('/threads/:thread_id/runs', async (req, res) => {
     const { thread_id } = parseRequest(threadPath, req.params, 'path');
     const query = parseRequest(listRunsQuerySchema, req.query, 'query');
-    const list = await runs.list(thread_id, { limit: query.limit, offset: query.offset, status: query.status });
+    // As in the reference, listing is a search among the thread's runs and a read of the thread.
+    const searchable = await accessOf(res).authorize('threads:search', { thread_id, status: query.status });
+    const visible = bothFilters(searchable, await readable(res, thread_id));
+    const list = await runs.list(thread_id, { limit: query.limit, offset: query.offset, status: query.status }, visible);
     res.json(list.map(toRun));
   });
 
   router.get('/threads/:thread_id/runs/:run_id', async (req, res) => {
     const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
-    res.json(toRun(await runs.get(thread_id, run_id)));
+    res.json(toRun(await runs.get(thread_id, run_id, await readable(res, thread_id))));
   });
 
   router.delete('/threads/:thread_id/runs/:run_id', async (req, res) => {
     const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
-    await runs.delete(thread_id, run_id);
+    await runs.delete(thread_id, run_id, await accessOf(res).authorize('threads:delete', { thread_id, run_id }));
     res.status(204).end();
   });
 
   router.get('/threads/:thread_id/runs/:run_id/join', async (req, res) => {
     const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
     const { cancel_on_disconnect } = parseRequest(joinQuerySchema, req.query, 'query');
-    const run = await runs.get(thread_id, run_id);
+    const run = await runs.get(thread_id, run_id, await readable(res, thread_id));
     cancelOnClose(res, run, cancel_on_disconnect);
     await jsonWhenDone(res, runs.output(run), deps.waitKeepAliveMs);
   });
 
   const joinStream = (stateless: boolean) => async (req: Request, res: Response) => {
     const run = stateless
-      ? await runs.getById(parseRequest(statelessRunPath, req.params, 'path').run_id)
+      ? await runs.getById(parseRequest(statelessRunPath, req.params, 'path').run_id, await readable(res, undefined))
       : await (async () => {
           const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
-          return runs.get(thread_id, run_id);
+          return runs.get(thread_id, run_id, await readable(res, thread_id));
         })();
     const query = parseRequest(joinStreamQuerySchema, req.query, 'query');
     await streamRun(res, {
@@ -161,7 +172,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
     const query = parseRequest(joinStreamQuerySchema, req.query, 'query');
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    const events = await runs.streamThread(thread_id, threadResumeFrom(req), controller.signal);
+    const events = await runs.streamThread(thread_id, threadResumeFrom(req), controller.signal, await readable(res, thread_id));
     const modes = modesOf(query.stream_mode);
     const sse = new SseWriter(res, deps.sseHeartbeatMs);
     sse.open({ Location: `/threads/${thread_id}/stream` });
@@ -177,7 +188,8 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
   router.post('/threads/:thread_id/runs/:run_id/cancel', async (req, res) => {
     const { thread_id, run_id } = parseRequest(runPath, req.params, 'path');
     const { wait, action } = parseRequest(cancelQuerySchema, req.query, 'query');
-    await runs.cancel(thread_id, run_id, { action, wait });
+    const visible = await accessOf(res).authorize('threads:update', { thread_id, action, metadata: { run_ids: [run_id], status: 'pending' } });
+    await runs.cancel(thread_id, run_id, { action, wait, visible });
     res.status(wait ? 204 : 202).end();
   });
 

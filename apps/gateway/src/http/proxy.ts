@@ -29,9 +29,14 @@ interface ProxyLocals {
   tenantId?: string;
 }
 
-/** Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). */
-function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string): void {
-  for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) delete req.headers[name];
+/**
+ * Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). A deployment
+ * keeps `Authorization`, for its own auth (langgraph.json `auth`) after the gateway's; platform services never see it.
+ */
+function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string, upstream: Upstream): void {
+  for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) {
+    if (!(name === 'authorization' && upstream === 'deployment')) delete req.headers[name];
+  }
   if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId));
 }
 
@@ -82,7 +87,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
     }
     res.locals.proxy = locals;
     res.locals.routeLabel = match.rule.upstream === 'deployment' ? '/deployments/:id/*' : `${match.rule.prefix}/*`;
-    rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId));
+    rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId), match.rule.upstream);
     // With X-Forwarded-Proto/Host (xfwd), the public base URL of what the upstream serves: agent servers put it in
     // the links they hand out (A2A agent cards). Only the gateway sets it.
     delete req.headers['x-forwarded-prefix'];

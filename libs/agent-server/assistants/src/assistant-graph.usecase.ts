@@ -1,4 +1,5 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
+import type { AccessFilter } from '@platform/agent-server-auth';
 import {
   drawGraph,
   graphSchema,
@@ -33,21 +34,30 @@ export function assistantRunnableConfig(assistant: Assistant): RunnableConfig {
 }
 
 // A factory graph is built with the assistant's config, for reading (`assistants.read`).
-async function graphOf(deps: AssistantsDeps, assistantIdOrGraphId: string): Promise<{ assistant: Assistant; graph: AgentGraph; config: RunnableConfig }> {
-  const assistant = await deps.assistants.resolve(assistantIdOrGraphId);
+async function graphOf(
+  deps: AssistantsDeps,
+  assistantIdOrGraphId: string,
+  visible: AccessFilter | undefined,
+): Promise<{ assistant: Assistant; graph: AgentGraph; config: RunnableConfig }> {
+  const assistant = await deps.assistants.resolve(assistantIdOrGraphId, visible);
   const config = assistantRunnableConfig(assistant);
   return { assistant, graph: await deps.registry.get(assistant.graph_id, config, { access: 'assistants.read' }), config };
 }
 
 /** `GET /assistants/{id}/graph`: the drawable graph, subgraphs included with `xray`. */
-export async function getAssistantGraph(deps: AssistantsDeps, assistantIdOrGraphId: string, options: { xray?: boolean | number } = {}): Promise<GraphDrawing> {
-  const { graph, config } = await graphOf(deps, assistantIdOrGraphId);
+export async function getAssistantGraph(
+  deps: AssistantsDeps,
+  assistantIdOrGraphId: string,
+  options: { xray?: boolean | number } = {},
+  visible?: AccessFilter,
+): Promise<GraphDrawing> {
+  const { graph, config } = await graphOf(deps, assistantIdOrGraphId, visible);
   return drawGraph(graph, { xray: options.xray, config });
 }
 
 /** `GET /assistants/{id}/schemas`: the graph id with the input, output, state, config and context schemas. */
-export async function getAssistantSchemas(deps: AssistantsDeps, assistantIdOrGraphId: string): Promise<AssistantGraphSchemas> {
-  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId);
+export async function getAssistantSchemas(deps: AssistantsDeps, assistantIdOrGraphId: string, visible?: AccessFilter): Promise<AssistantGraphSchemas> {
+  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId, visible);
   return toAssistantGraphSchemas(assistant.graph_id, await graphSchema(deps.registry, assistant.graph_id, graph));
 }
 
@@ -56,13 +66,14 @@ export async function getAssistantSubgraphs(
   deps: AssistantsDeps,
   assistantIdOrGraphId: string,
   options: { namespace?: string; recurse?: boolean } = {},
+  visible?: AccessFilter,
 ): Promise<Record<string, GraphSchema>> {
-  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId);
+  const { assistant, graph } = await graphOf(deps, assistantIdOrGraphId, visible);
   return subgraphSchemas(deps.registry, assistant.graph_id, graph, options);
 }
 
 /** The keys of the assistant's graph state (its channels), without reading any schema. */
-export async function getAssistantStateKeys(deps: AssistantsDeps, assistantIdOrGraphId: string): Promise<string[]> {
-  const { graph } = await graphOf(deps, assistantIdOrGraphId);
+export async function getAssistantStateKeys(deps: AssistantsDeps, assistantIdOrGraphId: string, visible?: AccessFilter): Promise<string[]> {
+  const { graph } = await graphOf(deps, assistantIdOrGraphId, visible);
   return graph.streamChannelsList.map(String);
 }

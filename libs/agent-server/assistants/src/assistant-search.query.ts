@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import type { AssistantFilter, AssistantQuery, AssistantSortBy, SortOrder } from './assistant';
 import { ASSISTANT_COLUMNS } from './assistant-row';
 
@@ -17,7 +18,7 @@ const SORT_COLUMNS: Record<AssistantSortBy, string> = {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function whereOf(filter: AssistantFilter, params: unknown[]): string {
+function whereOf(filter: AssistantFilter, params: unknown[], visible: AccessFilter | undefined): string {
   const where: string[] = [];
   const bind = (sql: (p: string) => string, value: unknown) => {
     params.push(value);
@@ -26,13 +27,15 @@ function whereOf(filter: AssistantFilter, params: unknown[]): string {
   if (filter.metadata && Object.keys(filter.metadata).length > 0) bind((p) => `a.metadata @> ${p}::jsonb`, JSON.stringify(filter.metadata));
   if (filter.graph_id) bind((p) => `a.graph_id = ${p}`, filter.graph_id);
   if (filter.name) bind((p) => `a.name ILIKE ${p}`, likePattern(filter.name));
+  const allowed = accessFilterSql(visible, 'a.metadata', binderOf(params));
+  if (allowed) where.push(allowed);
   return where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
 }
 
 /** Assistants matching the filter, one page; sort columns come from a fixed table, values are bound parameters. */
-export function searchAssistantsSql(query: AssistantQuery): BoundSql {
+export function searchAssistantsSql(query: AssistantQuery, visible?: AccessFilter): BoundSql {
   const params: unknown[] = [];
-  const where = whereOf(query, params);
+  const where = whereOf(query, params, visible);
   const order: SortOrder = query.sortOrder ?? 'desc';
   const direction = order === 'asc' ? 'ASC' : 'DESC';
   params.push(query.limit, query.offset);
@@ -43,7 +46,7 @@ export function searchAssistantsSql(query: AssistantQuery): BoundSql {
   return { sql, params };
 }
 
-export function countAssistantsSql(filter: AssistantFilter): BoundSql {
+export function countAssistantsSql(filter: AssistantFilter, visible?: AccessFilter): BoundSql {
   const params: unknown[] = [];
-  return { sql: `SELECT count(*)::int AS count FROM assistants a${whereOf(filter, params)}`, params };
+  return { sql: `SELECT count(*)::int AS count FROM assistants a${whereOf(filter, params, visible)}`, params };
 }

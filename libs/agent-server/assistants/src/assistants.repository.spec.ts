@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '@platform/errors';
+import { parseAccessFilter } from '@platform/agent-server-auth';
+import { ConflictError, NotFoundError } from '@platform/errors';
 import type { AssistantRepository } from './assistants.repository';
 import { openAssistantsFixture, type AssistantsFixture } from './assistants.testing';
 import { systemAssistantId } from './system-assistant-id';
@@ -130,5 +131,24 @@ describe('assistants repository', () => {
     expect(await assistants.find(assistant.assistant_id)).toBeNull();
     expect(await assistants.versions(assistant.assistant_id, { limit: 10, offset: 0 })).toEqual([]);
     await expect(assistants.delete(assistant.assistant_id)).rejects.toThrow(new NotFoundError('Assistant not found'));
+  });
+  it("applies the caller's filter (the deployment's auth) to reads, searches, counts and versions, in SQL", async () => {
+    const team = randomUUID();
+    const ann = parseAccessFilter({ owner: 'ann' });
+    const mine = (await insert({ metadata: { team, owner: 'ann' } })).assistant;
+    const theirs = (await insert({ metadata: { team, owner: 'bob' } })).assistant;
+
+    expect(await assistants.get(mine.assistant_id, ann)).toEqual(mine);
+    await expect(assistants.get(theirs.assistant_id, ann)).rejects.toThrow(new NotFoundError('Assistant not found'));
+    await expect(assistants.resolve(theirs.assistant_id, ann)).rejects.toThrow(NotFoundError);
+    expect(await assistants.find(theirs.assistant_id, ann)).toBeNull();
+    expect((await assistants.search({ metadata: { team }, limit: 10, offset: 0 }, ann)).map((a) => a.assistant_id)).toEqual([mine.assistant_id]);
+    expect(await assistants.count({ metadata: { team } }, ann)).toBe(1);
+    expect(await assistants.count({ metadata: { team } })).toBe(2);
+
+    await assistants.update(mine.assistant_id, { metadata: { owner: 'bob' } });
+    expect((await assistants.versions(mine.assistant_id, { limit: 10, offset: 0 }, ann)).map((v) => v.version)).toEqual([1]);
+    // An id someone else holds is taken, and says nothing of that assistant.
+    await expect(assistants.insert({ assistant_id: theirs.assistant_id, graph_id: 'chat', name: 'A' }, ann)).rejects.toThrow(ConflictError);
   });
 });

@@ -1,5 +1,6 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import type { PrismaClient } from '@platform/agent-server-data-access';
-import { NotFoundError } from '@platform/errors';
+import { ConflictError, NotFoundError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
 import type { Assistant, AssistantChanges, AssistantFilter, AssistantQuery, AssistantVersion, NewAssistant, VersionQuery } from './assistant';
 import { ASSISTANT_COLUMNS, VERSION_COLUMNS, toAssistant, toAssistantVersion, type AssistantRow } from './assistant-row';
@@ -7,17 +8,23 @@ import { countAssistantsSql, searchAssistantsSql } from './assistant-search.quer
 import { sameJson } from './same-json';
 import { systemAssistantId } from './system-assistant-id';
 
-/** Assistants and their versions in the agent-server database. */
+/**
+ * Assistants and their versions in the agent-server database. `visible` is the caller's filter from the deployment's
+ * auth (on the assistant's metadata): an assistant it hides is not there.
+ */
 export interface AssistantRepository {
-  find(assistantId: string): Promise<Assistant | null>;
+  find(assistantId: string, visible?: AccessFilter): Promise<Assistant | null>;
   /** The assistant, or NotFoundError `Assistant not found`. */
-  get(assistantId: string): Promise<Assistant>;
+  get(assistantId: string, visible?: AccessFilter): Promise<Assistant>;
   /** An assistant by id, or a graph id's system assistant; NotFoundError `Assistant not found`. */
-  resolve(assistantIdOrGraphId: string): Promise<Assistant>;
-  /** Creates the assistant with its version 1, unless its id is taken (then `created` is false and nothing changes). */
-  insert(input: NewAssistant): Promise<{ assistant: Assistant; created: boolean }>;
-  search(query: AssistantQuery): Promise<Assistant[]>;
-  count(filter: AssistantFilter): Promise<number>;
+  resolve(assistantIdOrGraphId: string, visible?: AccessFilter): Promise<Assistant>;
+  /**
+   * Creates the assistant with its version 1, unless its id is taken (then `created` is false and nothing changes).
+   * An id taken by an assistant `visible` hides is a ConflictError.
+   */
+  insert(input: NewAssistant, visible?: AccessFilter): Promise<{ assistant: Assistant; created: boolean }>;
+  search(query: AssistantQuery, visible?: AccessFilter): Promise<Assistant[]>;
+  count(filter: AssistantFilter, visible?: AccessFilter): Promise<number>;
   /**
    * Saves the changes as a new version (highest version + 1) and makes it current. With `skipIfUnchanged`, a
    * change that changes nothing leaves the assistant as it is.
@@ -25,8 +32,8 @@ export interface AssistantRepository {
   update(assistantId: string, changes: AssistantChanges, options?: { skipIfUnchanged?: boolean }): Promise<Assistant>;
   /** Deletes the assistant and its versions; NotFoundError if missing. */
   delete(assistantId: string): Promise<void>;
-  /** Versions newest first, optionally only those whose metadata contains `metadata`. */
-  versions(assistantId: string, query: VersionQuery): Promise<AssistantVersion[]>;
+  /** Versions newest first, optionally only those whose metadata contains `metadata` (and `visible` lets through). */
+  versions(assistantId: string, query: VersionQuery, visible?: AccessFilter): Promise<AssistantVersion[]>;
   /** Makes a saved version current again; NotFoundError for an unknown assistant or version. */
   setLatest(assistantId: string, version: number): Promise<Assistant>;
 }
@@ -35,6 +42,12 @@ type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
 // Worded as LangGraph's API server words it (the SDK shows it as the error's message).
 const notFound = () => new NotFoundError('Assistant not found');
+
+// ` AND <the row passes the caller's filter>` on `table`'s metadata, or nothing without a filter.
+const visibleSql = (visible: AccessFilter | undefined, table: 'a' | 'v', params: unknown[]) => {
+  const condition = accessFilterSql(visible, `${table}.metadata`, binderOf(params));
+  return condition ? ` AND ${condition}` : '';
+};
 const json = (value: unknown) => JSON.stringify(value ?? {});
 
 const SAVE_VERSION = `INSERT INTO assistant_versions (assistant_id, version, graph_id, name, description, config, context, metadata)
@@ -57,14 +70,18 @@ function applyChanges(current: Assistant, changes: AssistantChanges): Omit<Assis
 }
 
 export function createAssistantRepository(prisma: PrismaClient): AssistantRepository {
-  const find = async (assistantId: string): Promise<Assistant | null> => {
+  const find = async (assistantId: string, visible?: AccessFilter): Promise<Assistant | null> => {
     if (!isUuid(assistantId)) return null;
-    const rows = await prisma.$queryRawUnsafe<AssistantRow[]>(`SELECT ${ASSISTANT_COLUMNS} FROM assistants a WHERE a.assistant_id = $1::uuid`, assistantId);
+    const params: unknown[] = [assistantId];
+    const rows = await prisma.$queryRawUnsafe<AssistantRow[]>(
+      `SELECT ${ASSISTANT_COLUMNS} FROM assistants a WHERE a.assistant_id = $1::uuid${visibleSql(visible, 'a', params)}`,
+      ...params,
+    );
     return rows[0] ? toAssistant(rows[0]) : null;
   };
 
-  const get = async (assistantId: string): Promise<Assistant> => {
-    const assistant = await find(assistantId);
+  const get = async (assistantId: string, visible?: AccessFilter): Promise<Assistant> => {
+    const assistant = await find(assistantId, visible);
     if (!assistant) throw notFound();
     return assistant;
   };
@@ -73,13 +90,13 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
     find,
     get,
 
-    async resolve(assistantIdOrGraphId) {
-      const assistant = (await find(assistantIdOrGraphId)) ?? (await find(systemAssistantId(assistantIdOrGraphId)));
+    async resolve(assistantIdOrGraphId, visible) {
+      const assistant = (await find(assistantIdOrGraphId, visible)) ?? (await find(systemAssistantId(assistantIdOrGraphId), visible));
       if (!assistant) throw notFound();
       return assistant;
     },
 
-    async insert(input) {
+    async insert(input, visible) {
       // One statement: the assistant and its version 1 appear together, and a taken id inserts neither.
       const inserted = await prisma.$executeRawUnsafe(
         `WITH created AS (
@@ -97,17 +114,20 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
         json(input.context),
         json(input.metadata),
       );
-      return { assistant: await get(input.assistant_id), created: inserted > 0 };
+      // Someone else's assistant under that id is not theirs to see.
+      const assistant = inserted > 0 ? await get(input.assistant_id) : await find(input.assistant_id, visible);
+      if (!assistant) throw new ConflictError('Assistant already exists');
+      return { assistant, created: inserted > 0 };
     },
 
-    async search(query) {
-      const { sql, params } = searchAssistantsSql(query);
+    async search(query, visible) {
+      const { sql, params } = searchAssistantsSql(query, visible);
       const rows = await prisma.$queryRawUnsafe<AssistantRow[]>(sql, ...params);
       return rows.map(toAssistant);
     },
 
-    async count(filter) {
-      const { sql, params } = countAssistantsSql(filter);
+    async count(filter, visible) {
+      const { sql, params } = countAssistantsSql(filter, visible);
       const [row] = await prisma.$queryRawUnsafe<{ count: number }[]>(sql, ...params);
       return Number(row?.count ?? 0);
     },
@@ -147,7 +167,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
       if (deleted === 0) throw notFound();
     },
 
-    async versions(assistantId, query) {
+    async versions(assistantId, query, visible) {
       if (!isUuid(assistantId)) return [];
       const params: unknown[] = [assistantId];
       let where = 'v.assistant_id = $1::uuid';
@@ -155,6 +175,7 @@ export function createAssistantRepository(prisma: PrismaClient): AssistantReposi
         params.push(JSON.stringify(query.metadata));
         where += ` AND v.metadata @> $${params.length}::jsonb`;
       }
+      where += visibleSql(visible, 'v', params);
       params.push(query.limit, query.offset);
       const rows = await prisma.$queryRawUnsafe<AssistantRow[]>(
         `SELECT ${VERSION_COLUMNS} FROM assistant_versions v WHERE ${where} ORDER BY v.version DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,

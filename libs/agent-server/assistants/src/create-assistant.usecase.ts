@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AccessFilter } from '@platform/agent-server-auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { Assistant } from './assistant';
 import type { AssistantsDeps } from './assistants.deps';
@@ -15,19 +16,25 @@ export interface CreateAssistantInput {
   if_exists?: 'raise' | 'do_nothing';
 }
 
-/** `POST /assistants`: a new assistant (version 1) for a graph of this deployment. */
-export async function createAssistant(deps: AssistantsDeps, input: CreateAssistantInput): Promise<Assistant> {
+/**
+ * `POST /assistants`: a new assistant (version 1) for a graph of this deployment. An existing one returned by
+ * `do_nothing` must be `visible` to the caller.
+ */
+export async function createAssistant(deps: AssistantsDeps, input: CreateAssistantInput, visible?: AccessFilter): Promise<Assistant> {
   if (!deps.registry.has(input.graph_id)) throw new NotFoundError(`Graph '${input.graph_id}' not found`);
   const assistantId = input.assistant_id ?? randomUUID();
-  const { assistant, created } = await deps.assistants.insert({
-    assistant_id: assistantId,
-    graph_id: input.graph_id,
-    name: input.name ?? 'Untitled',
-    description: input.description ?? null,
-    config: input.config ?? {},
-    context: input.context ?? {},
-    metadata: input.metadata ?? {},
-  });
+  const { assistant, created } = await deps.assistants.insert(
+    {
+      assistant_id: assistantId,
+      graph_id: input.graph_id,
+      name: input.name ?? 'Untitled',
+      description: input.description ?? null,
+      config: input.config ?? {},
+      context: input.context ?? {},
+      metadata: input.metadata ?? {},
+    },
+    visible,
+  );
   if (!created && (input.if_exists ?? 'raise') === 'raise') throw new ConflictError('Assistant already exists');
   return assistant;
 }

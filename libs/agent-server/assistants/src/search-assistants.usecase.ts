@@ -1,9 +1,14 @@
+import type { AccessFilter } from '@platform/agent-server-auth';
 import type { Assistant, AssistantQuery } from './assistant';
 import type { AssistantRepository } from './assistants.repository';
 
 /** `POST /assistants/search`: one page of matching assistants and how many match in all (for the pagination headers). */
-export async function searchAssistants(assistants: AssistantRepository, query: AssistantQuery): Promise<{ items: Assistant[]; total: number }> {
+export async function searchAssistants(
+  assistants: AssistantRepository,
+  query: AssistantQuery,
+  visible?: AccessFilter,
+): Promise<{ items: Assistant[]; total: number }> {
   const { limit: _limit, offset: _offset, sortBy: _sortBy, sortOrder: _sortOrder, ...filter } = query;
-  const [items, total] = await Promise.all([assistants.search(query), assistants.count(filter)]);
+  const [items, total] = await Promise.all([assistants.search(query, visible), assistants.count(filter, visible)]);
   return { items, total };
 }

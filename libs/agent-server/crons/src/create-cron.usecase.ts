@@ -1,3 +1,4 @@
+import { callerConfigurable, type AuthCaller } from '@platform/agent-server-auth';
 import { InputError } from '@platform/errors';
 import type { Cron, OnRunCompleted } from './cron';
 import { isTimeZone, nextRunAfter, scheduleProblem } from './cron-schedule';
@@ -19,6 +20,19 @@ export interface CreateCronInput {
   /** The rest of the run request each firing creates (input, config, context, webhook, stream_mode, ...). */
   run: Record<string, unknown>;
   user_id?: string | null;
+  /** The caller the deployment's auth authenticated: every firing runs as this user (`langgraph_auth_user`). */
+  runAs?: AuthCaller;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+// The run request of every firing; with a caller, its config names that caller as a run created by them would.
+function firingPayload(input: CreateCronInput, assistantId: string, metadata: Record<string, unknown>): Record<string, unknown> {
+  const payload: Record<string, unknown> = { ...input.run, assistant_id: assistantId, metadata };
+  if (!input.runAs) return payload;
+  const config = asRecord(payload['config']);
+  return { ...payload, config: { ...config, configurable: { ...asRecord(config['configurable']), ...callerConfigurable(input.runAs) } } };
 }
 
 /** Checks a schedule and time zone, as the routes do before (422 there; an InputError here). */
@@ -36,7 +50,7 @@ export async function createCron(deps: CronsDeps, input: CreateCronInput): Promi
   checkSchedule(input.schedule, input.timezone);
   const { assistant_id } = await deps.assistants.resolve(input.assistant_id);
   const metadata = input.metadata ?? {};
-  const payload = { ...input.run, assistant_id, metadata };
+  const payload = firingPayload(input, assistant_id, metadata);
   const next = nextRunAfter(input.schedule, { after: deps.now?.() ?? new Date(), timezone: input.timezone, endTime: input.end_time });
   return deps.crons.insert(
     {
@@ -49,7 +63,7 @@ export async function createCron(deps: CronsDeps, input: CreateCronInput): Promi
       on_run_completed: input.thread_id === null ? (input.on_run_completed ?? 'delete') : null,
       payload,
       metadata,
-      user_id: input.user_id ?? null,
+      user_id: input.user_id ?? input.runAs?.user.identity ?? null,
     },
     next,
   );

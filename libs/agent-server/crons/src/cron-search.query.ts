@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import type { CronFilter, CronQuery, CronSortBy } from './cron';
 import { CRON_COLUMNS } from './cron-row';
 
@@ -10,7 +11,7 @@ const SORT_COLUMNS: Record<CronSortBy, string> = {
   next_run_date: 'next_run_date',
 };
 
-function whereOf(filter: CronFilter, params: unknown[]): string {
+function whereOf(filter: CronFilter, params: unknown[], visible: AccessFilter | undefined): string {
   const where: string[] = [];
   const bind = (sql: (p: string) => string, value: unknown) => {
     params.push(value);
@@ -20,13 +21,15 @@ function whereOf(filter: CronFilter, params: unknown[]): string {
   if (filter.thread_id) bind((p) => `thread_id = ${p}::uuid`, filter.thread_id);
   if (filter.enabled !== undefined) bind((p) => `enabled = ${p}::boolean`, filter.enabled);
   if (filter.metadata && Object.keys(filter.metadata).length > 0) bind((p) => `metadata @> ${p}::jsonb`, JSON.stringify(filter.metadata));
+  const allowed = accessFilterSql(visible, 'metadata', binderOf(params));
+  if (allowed) where.push(allowed);
   return where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
 }
 
 /** Crons matching the filter, one page, newest first unless told otherwise; sort columns come from a fixed table. */
-export function searchCronsSql(query: CronQuery): { sql: string; params: unknown[] } {
+export function searchCronsSql(query: CronQuery, visible?: AccessFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const where = whereOf(query, params);
+  const where = whereOf(query, params, visible);
   const direction = (query.sortOrder ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
   const column = SORT_COLUMNS[query.sortBy ?? 'created_at'];
   params.push(query.limit, query.offset);
@@ -36,7 +39,7 @@ export function searchCronsSql(query: CronQuery): { sql: string; params: unknown
   return { sql, params };
 }
 
-export function countCronsSql(filter: CronFilter): { sql: string; params: unknown[] } {
+export function countCronsSql(filter: CronFilter, visible?: AccessFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  return { sql: `SELECT count(*)::int AS count FROM crons${whereOf(filter, params)}`, params };
+  return { sql: `SELECT count(*)::int AS count FROM crons${whereOf(filter, params, visible)}`, params };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import { NotFoundError } from '@platform/errors';
 import type { SqlRunner, SqlSession } from '@platform/prisma';
 import type { Cron, CronFilter, CronQuery, NewCron, OnRunCompleted } from './cron';
@@ -17,18 +18,21 @@ export interface CronState {
   next_run_date: Date | null;
 }
 
-/** Crons in the agent-server database. */
+/**
+ * Crons in the agent-server database. `visible` is the caller's filter from the deployment's auth (on the cron's
+ * metadata): a cron it hides is not there.
+ */
 export interface CronRepository {
   /** The cron, or NotFoundError `Cron '<id>' not found`. */
-  get(cronId: string): Promise<Cron>;
+  get(cronId: string, visible?: AccessFilter): Promise<Cron>;
   /** Stores a new cron; NotFoundError when its thread or assistant does not exist. */
   insert(cron: NewCron, nextRunDate: Date | null): Promise<Cron>;
   /** Locks the cron, saves what `change` makes of it, and returns it; NotFoundError if missing. */
-  modify(cronId: string, change: (current: Cron) => CronState): Promise<Cron>;
+  modify(cronId: string, change: (current: Cron) => CronState, visible?: AccessFilter): Promise<Cron>;
   /** NotFoundError if missing. */
-  delete(cronId: string): Promise<void>;
-  search(query: CronQuery): Promise<Cron[]>;
-  count(filter: CronFilter): Promise<number>;
+  delete(cronId: string, visible?: AccessFilter): Promise<void>;
+  search(query: CronQuery, visible?: AccessFilter): Promise<Cron[]>;
+  count(filter: CronFilter, visible?: AccessFilter): Promise<number>;
   /**
    * Claims up to `limit` due crons (enabled, `next_run_date` passed on the database's clock), skipping rows another
    * replica holds, and in the same transaction sets each one's `next_run_date` to `advance(cron, now)`. Returns the
@@ -40,6 +44,12 @@ export interface CronRepository {
 const notFound = (cronId: string) => new NotFoundError(`Cron '${cronId}' not found`);
 const json = (value: unknown) => JSON.stringify(value ?? {});
 const at = (value: Date | null | undefined) => (value ? value.toISOString() : null);
+
+// ` AND <the cron passes the caller's filter>`, or nothing without a filter.
+const visibleSql = (visible: AccessFilter | undefined, params: unknown[]) => {
+  const condition = accessFilterSql(visible, 'metadata', binderOf(params));
+  return condition ? ` AND ${condition}` : '';
+};
 
 // A foreign key refused the row: its thread or assistant is not there.
 function missingParent(err: unknown, cron: NewCron): NotFoundError | undefined {
@@ -71,8 +81,9 @@ const stateOf = (cron: Cron): CronState => ({
 });
 
 export function createCronRepository(sql: SqlSession): CronRepository {
-  const get = async (cronId: string): Promise<Cron> => {
-    const [row] = await sql.query<CronRow>(`SELECT ${CRON_COLUMNS} FROM crons WHERE cron_id = $1::uuid`, [cronId]);
+  const get = async (cronId: string, visible?: AccessFilter): Promise<Cron> => {
+    const params: unknown[] = [cronId];
+    const [row] = await sql.query<CronRow>(`SELECT ${CRON_COLUMNS} FROM crons WHERE cron_id = $1::uuid${visibleSql(visible, params)}`, params);
     if (!row) throw notFound(cronId);
     return toCron(row);
   };
@@ -109,27 +120,29 @@ export function createCronRepository(sql: SqlSession): CronRepository {
       }
     },
 
-    async modify(cronId, change) {
+    async modify(cronId, change, visible) {
       await sql.transaction(async (tx) => {
-        const [row] = await tx.query<CronRow>(`SELECT ${CRON_COLUMNS} FROM crons WHERE cron_id = $1::uuid FOR UPDATE`, [cronId]);
+        const params: unknown[] = [cronId];
+        const [row] = await tx.query<CronRow>(`SELECT ${CRON_COLUMNS} FROM crons WHERE cron_id = $1::uuid${visibleSql(visible, params)} FOR UPDATE`, params);
         if (!row) throw notFound(cronId);
         await save(tx, cronId, change(toCron(row)), true);
       });
       return get(cronId);
     },
 
-    async delete(cronId) {
-      const rows = await sql.query('DELETE FROM crons WHERE cron_id = $1::uuid RETURNING cron_id', [cronId]);
+    async delete(cronId, visible) {
+      const params: unknown[] = [cronId];
+      const rows = await sql.query(`DELETE FROM crons WHERE cron_id = $1::uuid${visibleSql(visible, params)} RETURNING cron_id`, params);
       if (rows.length === 0) throw notFound(cronId);
     },
 
-    async search(query) {
-      const { sql: text, params } = searchCronsSql(query);
+    async search(query, visible) {
+      const { sql: text, params } = searchCronsSql(query, visible);
       return (await sql.query<CronRow>(text, params)).map(toCron);
     },
 
-    async count(filter) {
-      const { sql: text, params } = countCronsSql(filter);
+    async count(filter, visible) {
+      const { sql: text, params } = countCronsSql(filter, visible);
       const [row] = await sql.query<{ count: number }>(text, params);
       return Number(row?.count ?? 0);
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { systemAssistantId } from '@platform/agent-server-assistants';
+import { parseAccessFilter, type AuthCaller } from '@platform/agent-server-auth';
 import { InputError, NotFoundError } from '@platform/errors';
 import { createCron, type CreateCronInput } from './create-cron.usecase';
 import { openCronsFixture, type CronsFixture } from './crons.testing';
@@ -129,5 +130,27 @@ describe('cron use cases (Postgres when DATABASE_URL is set, else PGlite)', () =
     const ofAssistant = await createCron(fx.deps, stateless({ assistant_id: assistant.assistant.assistant_id }));
     await fx.assistants.delete(assistant.assistant.assistant_id);
     await expect(fx.crons.get(ofAssistant.cron_id)).rejects.toThrow(NotFoundError);
+  });
+  it("applies the caller's filter (the deployment's auth) to reads, searches, updates and deletes, and runs firings as their creator", async () => {
+    const batch = randomUUID();
+    const ann = parseAccessFilter({ owner: 'ann' });
+    const caller: AuthCaller = { user: { identity: 'ann', display_name: 'Ann', is_authenticated: true, permissions: ['w'] }, permissions: ['w'] };
+    const mine = await createCron(fx.deps, stateless({ metadata: { batch, owner: 'ann' }, runAs: caller, run: { config: { configurable: { model: 'm' } } } }));
+    const theirs = await createCron(fx.deps, stateless({ metadata: { batch, owner: 'bob' } }));
+    expect(mine.user_id).toBe('ann');
+    expect(mine.payload['config']).toEqual({
+      configurable: { model: 'm', langgraph_auth_user: caller.user, langgraph_auth_user_id: 'ann', langgraph_auth_permissions: ['w'] },
+    });
+
+    expect(await fx.crons.get(mine.cron_id, ann)).toEqual(mine);
+    await expect(fx.crons.get(theirs.cron_id, ann)).rejects.toThrow(NotFoundError);
+    const found = await searchCrons(fx.deps, { metadata: { batch }, limit: 10, offset: 0 }, ann);
+    expect({ ids: found.crons.map((c) => c.cron_id), total: found.total }).toEqual({ ids: [mine.cron_id], total: 1 });
+    expect(await countCrons(fx.deps, { metadata: { batch } }, ann)).toBe(1);
+    await expect(updateCron(fx.deps, theirs.cron_id, { enabled: false }, ann)).rejects.toThrow(NotFoundError);
+    expect(await updateCron(fx.deps, mine.cron_id, { enabled: false }, ann)).toMatchObject({ enabled: false });
+    await expect(fx.crons.delete(theirs.cron_id, ann)).rejects.toThrow(NotFoundError);
+    await fx.crons.delete(mine.cron_id, ann);
+    expect(await countCrons(fx.deps, { metadata: { batch } })).toBe(1);
   });
 });

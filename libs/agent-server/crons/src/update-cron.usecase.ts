@@ -1,14 +1,16 @@
+import type { AccessFilter } from '@platform/agent-server-auth';
 import type { Cron, CronChanges } from './cron';
 import { nextRunAfter } from './cron-schedule';
 import { checkSchedule } from './create-cron.usecase';
 import type { CronsDeps } from './crons.deps';
+import type { CronState } from './crons.repository';
 
 /**
  * `PATCH /runs/crons/{id}`: the fields given replace the cron's (`payload` key by key; `metadata` merges into the
  * cron's and its runs'). A new schedule, time zone, end time or a re-enable recomputes the next run from now.
  */
-export function updateCron(deps: Pick<CronsDeps, 'crons' | 'now'>, cronId: string, changes: CronChanges): Promise<Cron> {
-  return deps.crons.modify(cronId, (current) => {
+export function updateCron(deps: Pick<CronsDeps, 'crons' | 'now'>, cronId: string, changes: CronChanges, visible?: AccessFilter): Promise<Cron> {
+  const change = (current: Cron): CronState => {
     const schedule = changes.schedule?.trim() ?? current.schedule;
     const timezone = changes.timezone === undefined ? current.timezone : changes.timezone;
     const endTime = changes.end_time === undefined ? (current.end_time ? new Date(current.end_time) : null) : changes.end_time;
@@ -31,5 +33,6 @@ export function updateCron(deps: Pick<CronsDeps, 'crons' | 'now'>, cronId: strin
           ? new Date(current.next_run_date)
           : null,
     };
-  });
+  };
+  return deps.crons.modify(cronId, change, visible);
 }

@@ -1,7 +1,14 @@
 export * from './graph-registry';
 export * from './serialize';
-export { loadLangGraphProject, type GraphDefaults, type LangGraphProject, type LoadLangGraphProjectOptions } from './project/load-langgraph-project';
-export { platformNodeModules } from './project/graph-module-loader';
+export {
+  loadLangGraphProject,
+  type GraphDefaults,
+  type LangGraphProject,
+  type LoadLangGraphProjectOptions,
+  type ProjectAuthConfig,
+} from './project/load-langgraph-project';
+export { importExport, platformNodeModules } from './project/graph-module-loader';
+export { parseGraphSpec, type GraphSpec } from './project/graph-spec';
 export type { AssistantGraphSchemas, GraphSchema, JsonSchema } from './introspection/graph-schema';
 export { toAssistantGraphSchemas } from './introspection/graph-schema';
 export { runtimeGraphSchema } from './introspection/runtime-graph-schema';

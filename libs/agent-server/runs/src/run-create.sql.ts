@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import { ConflictError } from '@platform/errors';
 import type { SqlRunner, SqlSession } from '@platform/prisma';
 import type { MultitaskStrategy, RunKwargs, RunRecord } from './run';
@@ -34,6 +35,8 @@ export interface NewRun {
   temporaryThread: boolean;
   /** Start the run at once, leased to this replica, when nothing runs on the thread and it is not delayed. */
   startAs?: { owner: string; leaseMs: number };
+  /** An existing thread must pass the caller's filter (the deployment's auth), else it is not found. */
+  visible?: AccessFilter;
 }
 
 export interface CreatedRun {
@@ -134,16 +137,26 @@ async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolea
   return record(run, row);
 }
 
-/** Locks the run's thread, creating it first with `if_not_exists: create`; says whether it created it. */
+/**
+ * Locks the run's thread, creating it first with `if_not_exists: create`; says whether it created it. A thread the
+ * caller's filter hides is not found, even where a missing one would be created.
+ */
 async function lockThread(tx: SqlRunner, run: NewRun): Promise<boolean> {
-  const lock = () => tx.query(`SELECT thread_id FROM threads WHERE thread_id = $1::uuid FOR UPDATE`, [run.threadId]);
-  if ((await lock()).length > 0) return false;
+  const params: unknown[] = [run.threadId];
+  const allowed = accessFilterSql(run.visible, 't.metadata', binderOf(params));
+  const lock = () => tx.query<{ allowed?: boolean }>(`SELECT thread_id${allowed ? `, ${allowed} AS allowed` : ''} FROM threads t WHERE thread_id = $1::uuid FOR UPDATE`, params);
+  const seen = async () => {
+    const [row] = await lock();
+    if (row && allowed && !row.allowed) throw threadNotFound(run.threadId);
+    return Boolean(row);
+  };
+  if (await seen()) return false;
   if (run.thread !== 'create') throw threadNotFound(run.threadId);
   await tx.query(`INSERT INTO threads (thread_id, metadata) VALUES ($1::uuid, $2::jsonb) ON CONFLICT (thread_id) DO NOTHING`, [
     run.threadId,
     JSON.stringify(run.metadata.newThread),
   ]);
-  await lock();
+  await seen();
   return true;
 }
 

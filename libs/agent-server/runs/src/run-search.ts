@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import type { SqlSession } from '@platform/prisma';
 import type { RunRecord, RunStatus } from './run';
 import { runColumns, toRunRecord, type RunRow } from './run-rows';
@@ -48,21 +49,25 @@ const CHANGED_US = `(extract(epoch FROM ${CHANGED}) * 1000000)::bigint`;
  * Runs of an assistant, most recently changed first, a page at a time (keyset on status-change time and id).
  * No index covers a search without a thread: it scans the assistant's runs, which suits occasional listings.
  */
-export async function searchRuns(sql: SqlSession, query: RunSearchQuery): Promise<RunSearchPage> {
-  const filters = [
+export async function searchRuns(sql: SqlSession, query: RunSearchQuery, visible?: AccessFilter): Promise<RunSearchPage> {
+  const params: unknown[] = [
     query.assistantId,
     query.threadId ?? null,
     query.statuses ? JSON.stringify(query.statuses) : null,
     query.changedAfter?.toISOString() ?? null,
     query.waitingForInput ?? null,
   ];
+  // Under the deployment's auth, only runs whose thread passes the caller's filter (bound from $6 on).
+  const condition = accessFilterSql(visible, 't.metadata', binderOf(params));
+  const match = condition ? `${MATCH} AND EXISTS (SELECT 1 FROM threads t WHERE t.thread_id = r.thread_id AND ${condition})` : MATCH;
+  const at = params.length;
   const rows = await sql.query<RunRow & { changed_us: string }>(
     `SELECT ${runColumns('r')}, ${CHANGED_US}::text AS changed_us FROM runs r
-     WHERE ${MATCH} AND ($6::bigint IS NULL OR (${CHANGED_US}, r.run_id) < ($6::bigint, $7::uuid))
-     ORDER BY ${CHANGED_US} DESC, r.run_id DESC LIMIT $8`,
-    [...filters, query.after?.changedUs ?? null, query.after?.runId ?? null, query.limit + 1],
+     WHERE ${match} AND ($${at + 1}::bigint IS NULL OR (${CHANGED_US}, r.run_id) < ($${at + 1}::bigint, $${at + 2}::uuid))
+     ORDER BY ${CHANGED_US} DESC, r.run_id DESC LIMIT $${at + 3}`,
+    [...params, query.after?.changedUs ?? null, query.after?.runId ?? null, query.limit + 1],
   );
-  const [{ total }] = await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM runs r WHERE ${MATCH}`, filters);
+  const [{ total }] = await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM runs r WHERE ${match}`, params);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

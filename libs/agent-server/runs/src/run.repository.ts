@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { SqlSession } from '@platform/prisma';
 import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
@@ -15,20 +16,25 @@ export interface CancelFilter {
   runIds?: string[];
   /** Which in-flight runs: pending, running or both (`all`). */
   status?: 'pending' | 'running' | 'all';
+  /** Only runs of threads the caller's filter (the deployment's auth) lets through. */
+  visible?: AccessFilter;
 }
 
-/** Reads, lists, deletes and cancels runs. */
+/**
+ * Reads, lists, deletes and cancels runs. `visible` is the caller's filter from the deployment's auth, on the
+ * metadata of the run's thread (as LangGraph applies it): a run of a thread it hides is not there.
+ */
 export interface RunRepository {
-  find(runId: string, threadId?: string): Promise<RunRecord | null>;
+  find(runId: string, threadId?: string, visible?: AccessFilter): Promise<RunRecord | null>;
   /** The run of that thread, or NotFoundError. */
-  get(threadId: string, runId: string): Promise<RunRecord>;
+  get(threadId: string, runId: string, visible?: AccessFilter): Promise<RunRecord>;
   /** Runs of a thread, newest first; NotFoundError when the thread does not exist. */
-  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
+  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }, visible?: AccessFilter): Promise<RunRecord[]>;
   /**
    * Deletes an ended or pending run with its events and the checkpoints it wrote (as LangGraph's API servers do); a
    * running one is a ConflictError. Returns the run's graph id when checkpoints went (the thread's state changed).
    */
-  delete(threadId: string, runId: string): Promise<string | null>;
+  delete(threadId: string, runId: string, visible?: AccessFilter): Promise<string | null>;
   /** Cancels the in-flight runs matching the filter; returns those it found. */
   cancel(filter: CancelFilter, action: CancelAction): Promise<InflightRun[]>;
   /** Status and output of a run, or null when it does not exist (any more). */
@@ -38,7 +44,7 @@ export interface RunRepository {
   /** The thread a run belongs to, or null. */
   threadOf(runId: string): Promise<string | null>;
   /** Whether the thread exists. */
-  threadExists(threadId: string): Promise<boolean>;
+  threadExists(threadId: string, visible?: AccessFilter): Promise<boolean>;
   /** The thread's run in flight (running, else the first pending), or null. */
   currentRun(threadId: string): Promise<RunPosition | null>;
   /** The thread's newest run, or null. */
@@ -55,11 +61,20 @@ export interface RunPosition {
   created_at: string;
 }
 
+// ` AND <the thread t passes the caller's filter>`; ` AND <the run's thread does>` with `ofRun` (the runs table's
+// name or alias); nothing without a filter.
+function visibleSql(visible: AccessFilter | undefined, params: unknown[], ofRun?: string): string {
+  const condition = accessFilterSql(visible, 't.metadata', binderOf(params));
+  if (!condition) return '';
+  return ofRun ? ` AND EXISTS (SELECT 1 FROM threads t WHERE t.thread_id = ${ofRun}.thread_id AND ${condition})` : ` AND ${condition}`;
+}
+
 export function createRunRepository(sql: SqlSession): RunRepository {
-  const find: RunRepository['find'] = async (runId, threadId) => {
+  const find: RunRepository['find'] = async (runId, threadId, visible) => {
+    const params: unknown[] = [runId, threadId ?? null];
     const rows = await sql.query<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1::uuid AND ($2::uuid IS NULL OR thread_id = $2::uuid)`,
-      [runId, threadId ?? null],
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1::uuid AND ($2::uuid IS NULL OR thread_id = $2::uuid)${visibleSql(visible, params, 'runs')}`,
+      params,
     );
     return rows[0] ? toRunRecord(rows[0]) : null;
   };
@@ -67,30 +82,33 @@ export function createRunRepository(sql: SqlSession): RunRepository {
   return {
     find,
 
-    async get(threadId, runId) {
-      const run = await find(runId, threadId);
+    async get(threadId, runId, visible) {
+      const run = await find(runId, threadId, visible);
       if (!run) throw runNotFound();
       return run;
     },
 
-    async list(threadId, { limit, offset, status }) {
+    async list(threadId, { limit, offset, status }, visible) {
+      const params: unknown[] = [threadId, status ?? null, limit, offset];
       const rows = await sql.query<RunRow>(
         `SELECT ${runColumns('r')}
          FROM threads t LEFT JOIN LATERAL (
            SELECT * FROM runs WHERE thread_id = t.thread_id AND ($2::text IS NULL OR status = $2)
            ORDER BY created_at DESC, run_id DESC LIMIT $3 OFFSET $4) r ON true
-         WHERE t.thread_id = $1::uuid`,
-        [threadId, status ?? null, limit, offset],
+         WHERE t.thread_id = $1::uuid${visibleSql(visible, params)}`,
+        params,
       );
       if (rows.length === 0) throw threadNotFound(threadId);
       return rows.filter((row) => row.run_id !== null).map(toRunRecord);
     },
 
-    async delete(threadId, runId) {
+    async delete(threadId, runId, visible) {
       return sql.transaction(async (tx) => {
+        const params: unknown[] = [runId, threadId];
         const [row] = await tx.query<{ status: RunStatus; graph_id: string | null }>(
-          `SELECT status, kwargs #>> '{config,configurable,graph_id}' AS graph_id FROM runs WHERE run_id = $1::uuid AND thread_id = $2::uuid FOR UPDATE`,
-          [runId, threadId],
+          `SELECT status, kwargs #>> '{config,configurable,graph_id}' AS graph_id FROM runs
+           WHERE run_id = $1::uuid AND thread_id = $2::uuid${visibleSql(visible, params, 'runs')} FOR UPDATE`,
+          params,
         );
         if (!row) throw runNotFound();
         if (row.status === 'running') throw new ConflictError(`Run '${runId}' is running: cancel it before deleting it`);
@@ -112,12 +130,13 @@ export function createRunRepository(sql: SqlSession): RunRepository {
     async cancel(filter, action) {
       const statuses = filter.status === 'pending' ? ['pending'] : filter.status === 'running' ? ['running'] : ['pending', 'running'];
       return sql.transaction(async (tx) => {
+        const params: unknown[] = [statuses, filter.threadId ?? null, filter.runIds?.length ? filter.runIds : null];
         const runs = await tx.query<InflightRun>(
           `SELECT run_id::text AS run_id, thread_id::text AS thread_id, status FROM runs
            WHERE status = ANY($1::text[]) AND ($2::uuid IS NULL OR thread_id = $2::uuid)
-             AND ($3::uuid[] IS NULL OR run_id = ANY($3::uuid[]))
+             AND ($3::uuid[] IS NULL OR run_id = ANY($3::uuid[]))${visibleSql(filter.visible, params, 'runs')}
            ORDER BY created_at FOR UPDATE`,
-          [statuses, filter.threadId ?? null, filter.runIds?.length ? filter.runIds : null],
+          params,
         );
         await cancelRuns(tx, runs, action);
         await settleIdleThreads(
@@ -141,8 +160,9 @@ export function createRunRepository(sql: SqlSession): RunRepository {
       return row?.thread_id ?? null;
     },
 
-    async threadExists(threadId) {
-      return (await sql.query(`SELECT 1 FROM threads WHERE thread_id = $1::uuid`, [threadId])).length > 0;
+    async threadExists(threadId, visible) {
+      const params: unknown[] = [threadId];
+      return (await sql.query(`SELECT 1 FROM threads t WHERE thread_id = $1::uuid${visibleSql(visible, params)}`, params)).length > 0;
     },
 
     async currentRun(threadId) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { Access, AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { NotFoundError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
@@ -9,7 +10,8 @@ import { insertRun } from './run-create.sql';
 import { createRunEventRepository } from './run-events.repository';
 import { RunExecutor } from './run-executor';
 import { cachedAssistantResolver } from './cached-assistant-resolver';
-import { buildRunKwargs, newThreadMetadata, type AssistantResolver } from './run-kwargs';
+import { authorizeRunCreate } from './run-create-access';
+import { buildRunKwargs, newRunMetadata, requestConfig, type AssistantResolver } from './run-kwargs';
 import { createRunQueueRepository } from './run-queue.repository';
 import type { RunCreateRequest } from './run-request.schema';
 import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
@@ -61,6 +63,10 @@ export interface RunServiceDeps {
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
 export type RunTarget = { threadId: string } | { threadId: null };
 
+/**
+ * Runs: create, read, cancel, follow. `visible` is the caller's filter from the deployment's auth, on the metadata of
+ * the run's thread: a run of a thread it hides is not found.
+ */
 export interface RunService {
   readonly owner: string;
   /** Runs waiting and due, and runs executing, across every replica of the deployment (for metrics). */
@@ -69,21 +75,25 @@ export interface RunService {
   start(): Promise<void>;
   /** Stops claiming and hands running runs back (see RunWorker.stop). */
   stop(): Promise<void>;
-  create(target: RunTarget, request: RunCreateRequest): Promise<RunRecord>;
-  get(threadId: string, runId: string): Promise<RunRecord>;
+  /**
+   * With `access` (a request under the deployment's auth), `threads:create_run` decides first: it may refuse, filter
+   * the thread and stamp the metadata; the caller goes into the run's configurable (`langgraph_auth_user`, ...).
+   */
+  create(target: RunTarget, request: RunCreateRequest, access?: Access): Promise<RunRecord>;
+  get(threadId: string, runId: string, visible?: AccessFilter): Promise<RunRecord>;
   /** A run by id alone (stateless joins); NotFoundError when unknown. */
-  getById(runId: string): Promise<RunRecord>;
-  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
-  /** Runs of an assistant across threads, most recently changed first (A2A's ListTasks). */
-  search(query: RunSearchQuery): Promise<RunSearchPage>;
-  delete(threadId: string, runId: string): Promise<void>;
+  getById(runId: string, visible?: AccessFilter): Promise<RunRecord>;
+  list(threadId: string, query: { limit: number; offset: number; status?: RunStatus }, visible?: AccessFilter): Promise<RunRecord[]>;
+  /** Runs of an assistant across threads, most recently changed first (A2A's ListTasks); `visible` filters their threads. */
+  search(query: RunSearchQuery, visible?: AccessFilter): Promise<RunSearchPage>;
+  delete(threadId: string, runId: string, visible?: AccessFilter): Promise<void>;
   /** Cancels one run (a no-op when it already ended); with `wait`, returns once it stopped. */
-  cancel(threadId: string | null, runId: string, options: { action: CancelAction; wait?: boolean }): Promise<void>;
+  cancel(threadId: string | null, runId: string, options: { action: CancelAction; wait?: boolean; visible?: AccessFilter }): Promise<void>;
   cancelMany(filter: CancelFilter, action: CancelAction): Promise<void>;
   subscribe(runId: string, from: SubscribeFrom): Promise<RunSubscription>;
   waitForEnd(runId: string): Promise<RunEnd | null>;
   /** The events of a thread's runs as they come (`GET /threads/{id}/stream`); NotFoundError for an unknown thread. */
-  streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal): Promise<AsyncIterable<ThreadStreamEvent>>;
+  streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ThreadStreamEvent>>;
   /**
    * What join and wait answer once the run ended: its output, else the thread's values; NotFoundError if it
    * vanished. `fresh`: the run was created by this request just now.
@@ -138,8 +148,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   });
 
   let stopping: Promise<void> | undefined;
-  const getById = async (runId: string) => {
-    const run = await runs.find(runId);
+  const getById = async (runId: string, visible?: AccessFilter) => {
+    const run = await runs.find(runId, undefined, visible);
     if (!run) throw runNotFound();
     return run;
   };
@@ -163,7 +173,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return stopping;
     },
 
-    async create(target, request) {
+    async create(target, request, access) {
       const assistant = await assistants.resolve(request.assistant_id).catch((err: unknown) => {
         throw err instanceof NotFoundError ? noAssistantFor(request.assistant_id) : err;
       });
@@ -171,6 +181,12 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const temporary = stateless && (request.on_completion ?? 'delete') === 'delete';
       const threadId = target.threadId ?? randomUUID();
       const runId = uuid7();
+      const multitaskStrategy = request.multitask_strategy ?? 'enqueue';
+      const kwargs = buildRunKwargs(assistant, request, { runId, threadId, temporary }, access?.caller);
+      // No work at all without the deployment's auth.
+      const allowed = access?.caller
+        ? await authorizeRunCreate(access, { threadId: target.threadId, assistantId: assistant.assistant_id, runId, multitaskStrategy, kwargs }, request)
+        : undefined;
       const afterMs = Math.round((request.after_seconds ?? 0) * 1000);
       const reserved = afterMs <= 0 && worker.tryReserve();
       let created;
@@ -180,14 +196,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
           threadId,
           assistantId: assistant.assistant_id,
           graphId: assistant.graph_id,
-          metadata: { assistant: assistant.metadata ?? {}, request: request.metadata ?? {}, newThread: newThreadMetadata(assistant, request) },
-          kwargs: buildRunKwargs(assistant, request, { runId, threadId, temporary }),
-          configs: { assistant: assistant.config, request: request.config ?? {} },
-          multitaskStrategy: request.multitask_strategy ?? 'enqueue',
+          metadata: newRunMetadata(assistant, request, allowed?.metadata),
+          kwargs,
+          configs: { assistant: assistant.config, request: requestConfig(request, access?.caller) },
+          multitaskStrategy,
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
           temporaryThread: temporary,
           startAs: reserved ? { owner, leaseMs: settings.leaseMs } : undefined,
+          visible: allowed?.visible,
         });
       } catch (err) {
         if (reserved) worker.unreserve();
@@ -202,18 +219,18 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return created.run;
     },
 
-    get: (threadId, runId) => runs.get(threadId, runId),
+    get: (threadId, runId, visible) => runs.get(threadId, runId, visible),
     getById,
-    list: (threadId, query) => runs.list(threadId, query),
-    search: (query) => searchRuns(deps.sql, query),
-    async delete(threadId, runId) {
-      const graphId = await runs.delete(threadId, runId);
+    list: (threadId, query, visible) => runs.list(threadId, query, visible),
+    search: (query, visible) => searchRuns(deps.sql, query, visible),
+    async delete(threadId, runId, visible) {
+      const graphId = await runs.delete(threadId, runId, visible);
       // Its checkpoints went with it: the thread's cached values and status follow what is left.
       if (graphId) await executor.refreshThread(threadId, graphId);
     },
 
-    async cancel(threadId, runId, { action, wait }) {
-      const run = threadId ? await runs.get(threadId, runId) : await getById(runId);
+    async cancel(threadId, runId, { action, wait, visible }) {
+      const run = threadId ? await runs.get(threadId, runId, visible) : await getById(runId, visible);
       if (!isFinished(run.status)) {
         await runs.cancel({ runIds: [runId] }, action);
         // Stop it now if it runs here; the NOTIFY reaches the other replicas.
@@ -229,8 +246,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
     subscribe: (runId, from) => hub.subscribe(runId, from),
 
-    async streamThread(threadId, from, signal) {
-      if (!(await runs.threadExists(threadId))) throw threadNotFound(threadId);
+    async streamThread(threadId, from, signal, visible) {
+      if (!(await runs.threadExists(threadId, visible))) throw threadNotFound(threadId);
       return threadStream({ runs, hub }, threadId, from, signal);
     },
     waitForEnd: (runId) => hub.waitForEnd(runId),

@@ -1,6 +1,8 @@
 import type { ListNamespacesOperation, MatchCondition } from '@langchain/langgraph-checkpoint';
+import type { AccessFilter } from '@platform/agent-server-auth';
 import { InputError } from '@platform/errors';
 import type { Bind } from './store-filter.sql';
+import { visibleNamespaceSql } from './store-access.sql';
 import { descendantsPattern, joinNamespace } from './store-namespace';
 
 const LABELS = `string_to_array(prefix, '.')`;
@@ -23,9 +25,10 @@ function matches(condition: MatchCondition, bind: Bind): string {
 
 /**
  * The distinct namespaces of live items that meet every match condition ("*" matches any one label), cut to
- * `maxDepth` labels, sorted, one page. Returns the statement and its parameters.
+ * `maxDepth` labels, sorted, one page, only those the caller's filter (`visible`) lets through. Returns the statement
+ * and its parameters.
  */
-export function listNamespacesSql(op: ListNamespacesOperation, notExpired: string): { sql: string; params: unknown[] } {
+export function listNamespacesSql(op: ListNamespacesOperation, notExpired: string, visible?: AccessFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const bind: Bind = (value) => {
     params.push(value);
@@ -34,8 +37,9 @@ export function listNamespacesSql(op: ListNamespacesOperation, notExpired: strin
   const where = [notExpired, ...(op.matchConditions ?? []).map((condition) => matches(condition, bind))];
   if (op.maxDepth !== undefined && (!Number.isInteger(op.maxDepth) || op.maxDepth < 1)) throw new InputError('max_depth must be a positive integer');
   const namespace = op.maxDepth === undefined ? LABELS : `(${LABELS})[1:${bind(op.maxDepth)}::int]`;
+  const allowed = visibleNamespaceSql(visible, 'd.ns', bind);
   const sql =
     `SELECT to_jsonb(ns) AS namespace FROM (SELECT DISTINCT ${namespace} AS ns FROM store_items WHERE ${where.join(' AND ')}) d` +
-    ` ORDER BY ns LIMIT ${bind(op.limit)}::int OFFSET ${bind(op.offset)}::int`;
+    `${allowed ? ` WHERE ${allowed}` : ''} ORDER BY ns LIMIT ${bind(op.limit)}::int OFFSET ${bind(op.offset)}::int`;
   return { sql, params };
 }

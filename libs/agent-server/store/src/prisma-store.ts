@@ -1,7 +1,9 @@
 import { BaseStore, type Item, type ListNamespacesOperation, type MatchCondition, type Operation, type OperationResults, type SearchItem } from '@langchain/langgraph-checkpoint';
+import { binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import type { PrismaClient } from '@platform/agent-server-data-access';
-import { InputError } from '@platform/errors';
+import { InputError, NotFoundError } from '@platform/errors';
 import { listNamespacesSql } from './list-namespaces.sql';
+import { checkWritable, visibleItemSql } from './store-access.sql';
 import { filterConditions, type Bind } from './store-filter.sql';
 import { embedTexts, indexedTexts, unitVector, type IndexedText, type StoreIndex } from './store-index';
 import { ITEM_COLUMNS, toItem, toSearchItem, type StoreItemRow } from './store-item-row';
@@ -47,9 +49,13 @@ const UPSERT_ITEM = `INSERT INTO store_items (prefix, key, value, created_at, up
     created_at = CASE WHEN store_items.expires_at <= now() THEN now() ELSE store_items.created_at END`;
 
 // Refreshes the TTL of the rows a `hit` CTE found, when `$refresh` is true (a data-modifying CTE always runs).
-const refreshHits = (refresh: string) =>
+const refreshHits = (refresh: string, only = 'TRUE') =>
   `refreshed AS (UPDATE store_items s SET expires_at = now() + hit.ttl_minutes * interval '1 minute'
-     FROM hit WHERE ${refresh}::boolean AND hit.ttl_minutes IS NOT NULL AND s.prefix = hit.prefix AND s.key = hit.key)`;
+     FROM hit WHERE ${refresh}::boolean AND ${only} AND hit.ttl_minutes IS NOT NULL AND s.prefix = hit.prefix AND s.key = hit.key)`;
+
+const itemNotFound = () => new NotFoundError('Item not found');
+
+type Writer = Pick<PrismaClient, '$executeRawUnsafe'>;
 
 function binder(): { params: unknown[]; bind: Bind } {
   const params: unknown[] = [];
@@ -79,6 +85,9 @@ function ttlMinutes(ttl: number | null | undefined, fallback: number | undefined
  * last with no score. Similarity is computed in SQL over the items the namespace prefix and filter leave, so it
  * suits stores of up to some hundred thousand items per searched prefix. Without an index a `query` is accepted
  * and ignored (results are not ranked and carry no score), as LangGraph's stores do with no index set.
+ *
+ * The `/store` routes pass `visible`, the caller's filter from the deployment's auth, on `{...value, namespace, key}`:
+ * an item it hides is not found (404), and a write must leave an item it lets through (403 otherwise).
  */
 export class PrismaStore extends BaseStore {
   constructor(
@@ -105,38 +114,58 @@ export class PrismaStore extends BaseStore {
     return results as OperationResults<Op>;
   }
 
-  /** `get` with the TTL refresh chosen per call. */
-  async getItem(namespace: string[], key: string, options: { refreshTtl?: boolean } = {}): Promise<Item | null> {
-    return this.getOp({ namespace, key, refreshTtl: options.refreshTtl });
+  /** `get` with the TTL refresh chosen per call; NotFoundError for an item `visible` hides (null: none). */
+  async getItem(namespace: string[], key: string, options: { refreshTtl?: boolean; visible?: AccessFilter } = {}): Promise<Item | null> {
+    return this.getOp({ namespace, key, refreshTtl: options.refreshTtl }, options.visible);
   }
 
   /** `put` with a TTL in minutes (`null`: never expires; absent: the default TTL). */
-  async putItem(namespace: string[], key: string, value: Record<string, unknown>, options: { index?: false | string[]; ttl?: number | null } = {}): Promise<void> {
+  async putItem(
+    namespace: string[],
+    key: string,
+    value: Record<string, unknown>,
+    options: { index?: false | string[]; ttl?: number | null; visible?: AccessFilter } = {},
+  ): Promise<void> {
     checkNamespace(namespace);
+    checkWritable(options.visible, namespace, key, value);
     const op: StorePutOperation = { namespace, key, value, index: options.index, ttl: options.ttl };
-    await this.putOp(op, (await this.embedPuts([op])).get(op));
+    await this.putOp(op, (await this.embedPuts([op])).get(op), options.visible);
   }
 
   /** `search` with the TTL refresh chosen per call. */
   async searchItems(
     namespacePrefix: string[],
-    options: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string; refreshTtl?: boolean } = {},
+    options: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string; refreshTtl?: boolean; visible?: AccessFilter } = {},
   ): Promise<SearchItem[]> {
-    return this.searchOp({ namespacePrefix, ...options });
+    const { visible, ...search } = options;
+    return this.searchOp({ namespacePrefix, ...search }, visible);
   }
 
   /** `delete` without LangGraph's extra label rules (":" is a plain character here). */
-  async deleteItem(namespace: string[], key: string): Promise<void> {
-    await this.putOp({ namespace, key, value: null });
+  async deleteItem(namespace: string[], key: string, options: { visible?: AccessFilter } = {}): Promise<void> {
+    if (!options.visible) return this.putOp({ namespace, key, value: null });
+    checkNamespace(namespace, { allowEmpty: true });
+    const params: unknown[] = [joinNamespace(namespace), key];
+    const deleted = await this.prisma.$executeRawUnsafe(
+      `DELETE FROM store_items s WHERE prefix = $1 AND key = $2 AND ${visibleItemSql(options.visible, 's', binderOf(params))}`,
+      ...params,
+    );
+    if (deleted > 0) return;
+    // Nothing deleted: the item is hidden (404), or missing, which only a caller that could have put it may hear.
+    if (await this.getOp({ namespace, key, refreshTtl: false })) throw itemNotFound();
+    checkWritable(options.visible, namespace, key, null);
   }
 
   /** `listNamespaces` without LangGraph's extra label rules (":" is a plain character here; "*" is any label). */
-  async findNamespaces(options: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number } = {}): Promise<string[][]> {
+  async findNamespaces(
+    options: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number; visible?: AccessFilter } = {},
+  ): Promise<string[][]> {
     const matchConditions: MatchCondition[] = [];
     if (options.prefix) matchConditions.push({ matchType: 'prefix', path: options.prefix });
     if (options.suffix) matchConditions.push({ matchType: 'suffix', path: options.suffix });
     for (const { path } of matchConditions) checkNamespace(path, { allowEmpty: true });
-    return this.listNamespacesOp({ matchConditions, maxDepth: options.maxDepth, limit: options.limit ?? 100, offset: options.offset ?? 0 });
+    const op = { matchConditions, maxDepth: options.maxDepth, limit: options.limit ?? 100, offset: options.offset ?? 0 };
+    return this.listNamespacesOp(op, options.visible);
   }
 
   /** Deletes expired items, a thousand rows per statement so no replica holds long locks; returns how many. */
@@ -156,20 +185,22 @@ export class PrismaStore extends BaseStore {
     return refreshTtl ?? this.options.ttl?.refreshOnRead ?? true;
   }
 
-  private async getOp(op: StoreGetOperation): Promise<Item | null> {
+  private async getOp(op: StoreGetOperation, visible?: AccessFilter): Promise<Item | null> {
     checkNamespace(op.namespace, { allowEmpty: true });
-    const rows = await this.prisma.$queryRawUnsafe<StoreItemRow[]>(
-      `WITH hit AS (SELECT ${ITEM_COLUMNS}, ttl_minutes FROM store_items WHERE prefix = $1 AND key = $2 AND ${NOT_EXPIRED}),
-       ${refreshHits('$3')}
-       SELECT ${ITEM_COLUMNS} FROM hit`,
-      joinNamespace(op.namespace),
-      op.key,
-      this.refreshDefault(op.refreshTtl),
+    const params: unknown[] = [joinNamespace(op.namespace), op.key, this.refreshDefault(op.refreshTtl)];
+    // A hidden item is neither shown nor refreshed.
+    const allowed = visibleItemSql(visible, 's', binderOf(params));
+    const rows = await this.prisma.$queryRawUnsafe<(StoreItemRow & { allowed: boolean })[]>(
+      `WITH hit AS (SELECT ${ITEM_COLUMNS}, ttl_minutes, ${allowed} AS allowed FROM store_items s WHERE prefix = $1 AND key = $2 AND ${NOT_EXPIRED}),
+       ${refreshHits('$3', 'hit.allowed')}
+       SELECT ${ITEM_COLUMNS}, allowed FROM hit`,
+      ...params,
     );
+    if (rows[0] && !rows[0].allowed) throw itemNotFound();
     return rows[0] ? toItem(rows[0]) : null;
   }
 
-  private async searchOp(op: StoreSearchOperation): Promise<SearchItem[]> {
+  private async searchOp(op: StoreSearchOperation, visible?: AccessFilter): Promise<SearchItem[]> {
     checkNamespace(op.namespacePrefix, { allowEmpty: true });
     const { params, bind } = binder();
     const where = [NOT_EXPIRED];
@@ -178,6 +209,7 @@ export class PrismaStore extends BaseStore {
       where.push(`(prefix = ${bind(prefix)} OR prefix LIKE ${bind(descendantsPattern(prefix))} ESCAPE '\\')`);
     }
     where.push(...filterConditions(op.filter, bind, 's.value'));
+    if (visible) where.push(visibleItemSql(visible, 's', bind));
     const index = this.options.index;
     const ranked = Boolean(op.query && index);
     const score = ranked && index ? itemScore(bind(unitVector(await index.embeddings.embedQuery(op.query!), index.dims)), bind(index.dims)) : 'NULL::float8';
@@ -215,7 +247,7 @@ export class PrismaStore extends BaseStore {
     return embedded;
   }
 
-  private async putOp(op: StorePutOperation, embedded: EmbeddedTexts = { texts: [], vectors: [] }): Promise<void> {
+  private async putOp(op: StorePutOperation, embedded: EmbeddedTexts = { texts: [], vectors: [] }, visible?: AccessFilter): Promise<void> {
     checkNamespace(op.namespace, { allowEmpty: op.value === null });
     const prefix = joinNamespace(op.namespace);
     if (op.value === null) {
@@ -223,20 +255,37 @@ export class PrismaStore extends BaseStore {
       return;
     }
     const ttl = ttlMinutes(op.ttl, this.options.ttl?.defaultTtlMinutes);
+    if (visible) return this.guardedPut(prefix, op, ttl, embedded, visible);
     // A put over an expired (not yet swept) item creates it anew.
     const upsert = this.prisma.$executeRawUnsafe(UPSERT_ITEM, prefix, op.key, JSON.stringify(op.value), ttl);
     // With an index, the item's vectors are replaced with it (none with `index: false`), in one transaction.
-    const write = this.options.index ? this.prisma.$transaction([upsert, ...this.replaceVectors(prefix, op.key, embedded)]) : upsert;
+    const write = this.options.index ? this.prisma.$transaction([upsert, ...this.replaceVectors(this.prisma, prefix, op.key, embedded)]) : upsert;
     await write.catch((err: unknown) => {
       throw storeWriteError(err);
     });
   }
 
-  private replaceVectors(prefix: string, key: string, embedded: EmbeddedTexts) {
+  /** A put over a live item the caller may not see changes nothing and is a NotFoundError. */
+  private async guardedPut(prefix: string, op: StorePutOperation, ttl: number | null, embedded: EmbeddedTexts, visible: AccessFilter): Promise<void> {
+    const params: unknown[] = [prefix, op.key, JSON.stringify(op.value), ttl];
+    const upsert = `${UPSERT_ITEM} WHERE store_items.expires_at <= now() OR ${visibleItemSql(visible, 'store_items', binderOf(params))}`;
+    const written = await this.prisma
+      .$transaction(async (tx) => {
+        const count = await tx.$executeRawUnsafe(upsert, ...params);
+        if (count > 0 && this.options.index) for (const statement of this.replaceVectors(tx, prefix, op.key, embedded)) await statement;
+        return count;
+      })
+      .catch((err: unknown) => {
+        throw storeWriteError(err);
+      });
+    if (written === 0) throw itemNotFound();
+  }
+
+  private replaceVectors(client: Writer, prefix: string, key: string, embedded: EmbeddedTexts) {
     const rows = JSON.stringify(embedded.texts.map((t, i) => ({ path: t.path, embedding: embedded.vectors[i] })));
     return [
-      this.prisma.$executeRawUnsafe('DELETE FROM store_vectors WHERE prefix = $1 AND key = $2', prefix, key),
-      this.prisma.$executeRawUnsafe(
+      client.$executeRawUnsafe('DELETE FROM store_vectors WHERE prefix = $1 AND key = $2', prefix, key),
+      client.$executeRawUnsafe(
         `INSERT INTO store_vectors (prefix, key, field_path, embedding)
          SELECT $1, $2, v->>'path', ARRAY(SELECT e::real FROM jsonb_array_elements_text(v->'embedding') AS e)
          FROM jsonb_array_elements($3::jsonb) AS v`,
@@ -247,8 +296,8 @@ export class PrismaStore extends BaseStore {
     ];
   }
 
-  private async listNamespacesOp(op: ListNamespacesOperation): Promise<string[][]> {
-    const { sql, params } = listNamespacesSql(op, NOT_EXPIRED);
+  private async listNamespacesOp(op: ListNamespacesOperation, visible?: AccessFilter): Promise<string[][]> {
+    const { sql, params } = listNamespacesSql(op, NOT_EXPIRED, visible);
     const rows = await this.prisma.$queryRawUnsafe<{ namespace: string[] }[]>(sql, ...params);
     return rows.map((row) => row.namespace);
   }

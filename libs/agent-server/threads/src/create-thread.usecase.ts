@@ -1,3 +1,4 @@
+import type { AccessFilter } from '@platform/agent-server-auth';
 import { InputError } from '@platform/errors';
 import { graphIdOf, type NewThread, type Thread } from './thread';
 import type { Superstep, ThreadStateService } from './thread-state.service';
@@ -10,14 +11,18 @@ export interface CreateThreadInput extends NewThread {
 
 /**
  * `POST /threads`: creates the thread and applies its supersteps. An existing thread returned by `do_nothing`
- * is left as it is; supersteps that fail leave no thread behind.
+ * is left as it is (and must be `visible` to the caller); supersteps that fail leave no thread behind.
  */
-export async function createThread(deps: { threads: ThreadRepository; state: ThreadStateService }, input: CreateThreadInput): Promise<Thread> {
+export async function createThread(
+  deps: { threads: ThreadRepository; state: ThreadStateService },
+  input: CreateThreadInput,
+  visible?: AccessFilter,
+): Promise<Thread> {
   const supersteps = input.supersteps ?? [];
   if (supersteps.length > 0 && !graphIdOf({ metadata: input.metadata ?? {} })) {
     throw new InputError('supersteps need a graph: pass metadata.graph_id (graphId in the SDK)');
   }
-  const { thread, created } = await deps.threads.insert(input);
+  const { thread, created } = await deps.threads.insert(input, visible);
   if (!created || supersteps.length === 0) return thread;
   try {
     await deps.state.applySupersteps(thread.thread_id, supersteps);

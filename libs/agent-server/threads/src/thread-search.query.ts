@@ -1,3 +1,4 @@
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
 import type { SortOrder, ThreadFilter, ThreadQuery, ThreadSortBy } from './thread';
 import { THREAD_COLUMNS } from './thread-row';
 
@@ -16,7 +17,13 @@ const SORT_COLUMNS: Record<ThreadSortBy, string> = {
   state_updated_at: 'state_updated_at',
 };
 
-function whereOf(filter: ThreadFilter, params: unknown[]): string {
+/** ` AND <the thread row t passes the caller's filter>`, or nothing without a filter. */
+export function visibleThreadSql(visible: AccessFilter | undefined, params: unknown[]): string {
+  const condition = accessFilterSql(visible, 't.metadata', binderOf(params));
+  return condition ? ` AND ${condition}` : '';
+}
+
+function whereOf(filter: ThreadFilter, params: unknown[], visible: AccessFilter | undefined): string {
   const where: string[] = [];
   const bind = (sql: (p: string) => string, value: unknown) => {
     params.push(value);
@@ -27,6 +34,8 @@ function whereOf(filter: ThreadFilter, params: unknown[]): string {
   if (filter.values && Object.keys(filter.values).length > 0) bind((p) => `t."values" @> ${p}::jsonb`, JSON.stringify(filter.values));
   if (filter.status) bind((p) => `t.status = ${p}`, filter.status);
   if (filter.ids && filter.ids.length > 0) bind((p) => `t.thread_id IN (SELECT jsonb_array_elements_text(${p}::jsonb)::uuid)`, JSON.stringify(filter.ids));
+  const allowed = accessFilterSql(visible, 't.metadata', binderOf(params));
+  if (allowed) where.push(allowed);
   return where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
 }
 
@@ -34,9 +43,9 @@ function whereOf(filter: ThreadFilter, params: unknown[]): string {
  * Threads matching the filter, one page, newest first unless told otherwise. Raw SQL for JSONB containment;
  * sort columns come from a fixed table and every value is a bound parameter.
  */
-export function searchThreadsSql(query: ThreadQuery): BoundSql {
+export function searchThreadsSql(query: ThreadQuery, visible?: AccessFilter): BoundSql {
   const params: unknown[] = [];
-  const where = whereOf(query, params);
+  const where = whereOf(query, params, visible);
   const column = SORT_COLUMNS[query.sortBy ?? 'created_at'];
   const order: SortOrder = query.sortOrder ?? 'desc';
   const direction = order === 'asc' ? 'ASC' : 'DESC';
@@ -47,7 +56,7 @@ export function searchThreadsSql(query: ThreadQuery): BoundSql {
   return { sql, params };
 }
 
-export function countThreadsSql(filter: ThreadFilter): BoundSql {
+export function countThreadsSql(filter: ThreadFilter, visible?: AccessFilter): BoundSql {
   const params: unknown[] = [];
-  return { sql: `SELECT count(*)::int AS count FROM threads t${whereOf(filter, params)}`, params };
+  return { sql: `SELECT count(*)::int AS count FROM threads t${whereOf(filter, params, visible)}`, params };
 }

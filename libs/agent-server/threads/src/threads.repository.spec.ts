@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseAccessFilter } from '@platform/agent-server-auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import { openThreadsFixture, runOnThread, type ThreadsFixture } from './threads.testing';
 
@@ -138,5 +139,37 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     expect(await contents(copy.thread_id)).toEqual(['one', 'echo: one', 'two', 'echo: two']);
     expect(await contents(source.thread_id)).toEqual(['one', 'echo: one']);
     await expect(fx.threads.copy(randomUUID())).rejects.toThrow(NotFoundError);
+  });
+  it("applies the caller's filter (the deployment's auth) to every read and write, in SQL", async () => {
+    const tag = randomUUID();
+    const ann = parseAccessFilter({ owner: 'ann' });
+    const bob = parseAccessFilter({ owner: { $eq: 'bob' } });
+    const mine = await fx.threads.create({ metadata: { tag, owner: 'ann' } });
+    const theirs = await fx.threads.create({ metadata: { tag, owner: 'bob' } });
+
+    expect(await fx.threads.get(mine.thread_id, ann)).toEqual(mine);
+    await expect(fx.threads.get(theirs.thread_id, ann)).rejects.toThrow(new NotFoundError(`Thread with ID ${theirs.thread_id} not found`));
+    expect(await fx.threads.find(theirs.thread_id, ann)).toBeNull();
+    const ids = (threads: { thread_id: string }[]) => threads.map((t) => t.thread_id);
+    expect(ids(await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0 }, ann))).toEqual([mine.thread_id]);
+    expect(await fx.threads.count({ metadata: { tag } }, bob)).toBe(1);
+    expect(await fx.threads.count({ metadata: { tag } })).toBe(2);
+
+    await expect(fx.threads.patch(theirs.thread_id, { metadata: { owner: 'ann' } }, ann)).rejects.toThrow(NotFoundError);
+    expect((await fx.threads.patch(mine.thread_id, { metadata: { seen: true } }, ann)).metadata).toEqual({ tag, owner: 'ann', seen: true });
+    // An id someone else holds is taken, even for `do_nothing`, and says nothing of that thread.
+    await expect(fx.threads.insert({ thread_id: theirs.thread_id, if_exists: 'do_nothing' }, ann)).rejects.toThrow(ConflictError);
+    expect(await fx.threads.insert({ thread_id: mine.thread_id, if_exists: 'do_nothing' }, ann)).toMatchObject({ created: false });
+
+    await expect(fx.threads.copy(theirs.thread_id, { visible: ann })).rejects.toThrow(NotFoundError);
+    const copyId = randomUUID();
+    const copy = await fx.threads.copy(mine.thread_id, { visible: ann, copyId, metadata: { tag, owner: 'ann', copied: true } });
+    expect(copy).toMatchObject({ thread_id: copyId, metadata: { tag, owner: 'ann', copied: true } });
+
+    await expect(fx.threads.delete(theirs.thread_id, ann)).rejects.toThrow(NotFoundError);
+    expect(await fx.threads.deleteMany([theirs.thread_id, copyId], ann)).toBe(1);
+    expect(await fx.threads.find(theirs.thread_id)).not.toBeNull();
+    await fx.threads.delete(theirs.thread_id, bob);
+    expect(await fx.threads.find(theirs.thread_id)).toBeNull();
   });
 });

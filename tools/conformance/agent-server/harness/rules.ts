@@ -175,6 +175,22 @@ export const ALLOWANCES: Allowance[] = [
       return { reference: { ...(answers.reference as object), events: reference.filter((e) => !isEnvelopeEvent(e)) }, ours: answers.ours };
     },
   },
+  {
+    id: 'auth-refusal-detail',
+    why: "A call the deployment's auth filters out (404) or refuses (a handler returning `false`: 403) answers `{\"detail\": ...}` as every other error: the message a missing resource gets (`Thread with ID <id> not found`), `Forbidden`; the JS dev server answers these two with an empty body.",
+    applies: (d, _step, answers) =>
+      lastKey(d.path) === 'message' && d.reference === 'null' && typeof d.ours === 'string' && [403, 404].includes(errorStatus(answers.ours, d.path) as number),
+  },
+  {
+    id: 'copy-not-found-404',
+    why: 'Copying a thread that is missing or that the deployment\'s auth hides is a 404 "Thread not found", as every other call on such a thread (issue 17: what a filter hides is a 404); the JS dev server answers its copy with 409 and the same message.',
+    applies: (d, step, answers) =>
+      /\bcopy\b/.test(step.name) &&
+      lastKey(d.path) === 'status' &&
+      d.reference === 409 &&
+      d.ours === 404 &&
+      JSON.stringify(parentOf(answers.ours, d.path)).includes('"message":"Thread not found"'),
+  },
 ];
 
 export const ATTRIBUTIONS: Attribution[] = [

@@ -9,9 +9,9 @@ export const graphEntrySchema = z.union([
 ]);
 
 /**
- * `langgraph.json` as LangGraph Platform reads it. Only `graphs` and `env` matter to the Agent Server here; the
- * other documented keys (`node_version`, `dependencies`, `auth`, `http`, `store`, `checkpointer`,
- * `dockerfile_lines`, ...) are accepted and left to the tools that use them.
+ * `langgraph.json` as LangGraph Platform reads it. `graphs`, `env`, `auth` and `store` matter to the Agent Server
+ * here; the other documented keys (`node_version`, `dependencies`, `http`, `checkpointer`, `dockerfile_lines`, ...)
+ * are accepted and left to the tools that use them.
  */
 export const langGraphConfigSchema = z
   .object({
@@ -21,6 +21,14 @@ export const langGraphConfigSchema = z
     env: z.union([z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])), z.string().trim().min(1)]).optional(),
     node_version: z.union([z.string(), z.number()]).optional(),
     dependencies: z.array(z.string()).optional(),
+    /** The deployment's own authentication: `path` names an `Auth` of `@langchain/langgraph-sdk/auth`. */
+    auth: z
+      .object({
+        path: z.string().trim().min(1, 'must name a file, e.g. "./src/auth.ts:auth"').optional(),
+        disable_studio_auth: z.boolean().optional(),
+      })
+      .loose()
+      .optional(),
   })
   .loose();
 

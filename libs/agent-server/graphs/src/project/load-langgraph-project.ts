@@ -14,6 +14,11 @@ export interface GraphDefaults {
   context?: Record<string, unknown>;
 }
 
+/** `auth` of langgraph.json: the module of the deployment's own authentication (`./src/auth.ts:auth`). */
+export interface ProjectAuthConfig {
+  path: string;
+}
+
 /** A deployment's `langgraph.json` with its graphs imported. */
 export interface LangGraphProject {
   configPath: string;
@@ -27,6 +32,8 @@ export interface LangGraphProject {
   defaults: Record<string, GraphDefaults>;
   /** The `store` section (`{index, ttl}`), unparsed: the store reads it. */
   store?: unknown;
+  /** The `auth` section when it names a module (loaded by the server before it serves anything). */
+  auth?: ProjectAuthConfig;
   /** Things worth logging that did not stop the load. */
   warnings: string[];
 }
@@ -118,5 +125,6 @@ export async function loadLangGraphProject(configPath: string, options: LoadLang
   for (const graphId of Object.keys(defaults)) {
     if (!graphs[graphId]) warnings.push(`LANGGRAPH_CONFIG names graph '${graphId}', which langgraph.json does not define`);
   }
-  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, warnings };
+  const auth = config.auth?.path ? { path: config.auth.path } : undefined;
+  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, auth, warnings };
 }
