@@ -8,6 +8,7 @@ import type { Logger } from '@platform/logging';
 import type { CachedResolver, RouteMatch, Upstream } from '@platform/gateway-routing';
 import type { Caller } from '@platform/gateway-identity';
 import { CLIENT_IDENTITY_HEADERS } from './authenticate.middleware';
+import { withoutSessionCookies } from './session-cookies';
 
 export interface ProxyOptions {
   upstreams: Record<Exclude<Upstream, 'deployment'>, string>;
@@ -26,6 +27,7 @@ interface ProxyLocals {
 /** Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). */
 function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string): void {
   for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) delete req.headers[name];
+  withoutSessionCookies(req);
   if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId));
 }
 
