@@ -5,12 +5,12 @@ import {
   getRevision,
   interruptRevision,
   listRevisions,
+  listRevisionsQuery,
   redeployRevision,
   revisionJson,
   type DeploymentUrlOptions,
   type DeploymentsContext,
 } from '@platform/control-plane-deployments';
-import { listRevisionsQuery } from './deployment.schemas';
 
 /** `/v2/deployments/{id}/revisions`: list (latest first), get, redeploy, interrupt. */
 export function revisionsRoutes(ctx: DeploymentsContext, urls: DeploymentUrlOptions): Router {

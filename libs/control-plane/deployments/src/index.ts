@@ -9,3 +9,4 @@ export * from './create-deployment.usecase';
 export * from './update-deployment.usecase';
 export * from './revisions.usecases';
 export * from './prisma-deployment.store';
+export * from './deployment-request.schema';
