@@ -86,7 +86,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       store: new PrismaOAuthStore(db.prisma),
       box,
       publicUrl: publicUrl ?? `http://127.0.0.1:${config.PORT}`,
-      frontendCallbackUrl: config.OAUTH_CALLBACK_PAGE_URL,
+      frontendCallbackUrl: config.OAUTH_CALLBACK_PAGE_URL ?? (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/console/oauth/callback` : undefined),
       flowTtlMs: config.OAUTH_FLOW_TTL,
     };
     // The driver reports restarts to the reconciler, which is made with the driver: bound once both exist.

@@ -1,0 +1,54 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { sessionApi } from '../api/session.api';
+import type { BrowserSession } from '../api/types';
+
+export const SESSION_KEY = ['session'] as const;
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: sessionApi.get, retry: false, staleTime: 60_000 });
+}
+
+/** The signed-in session (inside the session gate, it is always there). */
+export function useCurrentSession(): BrowserSession {
+  const { data } = useSession();
+  if (!data) throw new Error('useCurrentSession outside the session gate');
+  return data;
+}
+
+/** Everything but the session belongs to one workspace: dropped when the workspace or the session changes. */
+function forgetWorkspaceData(client: ReturnType<typeof useQueryClient>) {
+  client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+}
+
+export function useSignIn() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: sessionApi.signIn,
+    onSuccess: (session) => {
+      forgetWorkspaceData(client);
+      client.setQueryData(SESSION_KEY, session);
+    },
+  });
+}
+
+export function usePickWorkspace() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: sessionApi.pickWorkspace,
+    onSuccess: (session) => {
+      forgetWorkspaceData(client);
+      client.setQueryData(SESSION_KEY, session);
+    },
+  });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: sessionApi.signOut,
+    onSettled: () => {
+      client.clear();
+      void client.invalidateQueries({ queryKey: SESSION_KEY });
+    },
+  });
+}
