@@ -29,7 +29,8 @@ export async function ensureConsoleBuilt(log: (line: string) => void = () => und
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [vite, 'build', '--config', 'apps/console/vite.config.mts', '--logLevel', 'warn'], {
       cwd: ROOT,
-      env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+      // NODE_ENV=production whatever the caller's (jest sets "test", which would build React's development bundle).
+      env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));

@@ -47,8 +47,9 @@ export function useSignOut() {
   return useMutation({
     mutationFn: sessionApi.signOut,
     onSettled: () => {
-      client.clear();
-      void client.invalidateQueries({ queryKey: SESSION_KEY });
+      forgetWorkspaceData(client);
+      // Back to "no session yet": the gate asks the gateway again, which answers 401, and shows the sign-in.
+      void client.resetQueries({ queryKey: SESSION_KEY });
     },
   });
 }
