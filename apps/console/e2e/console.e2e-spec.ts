@@ -32,6 +32,7 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
   const repo = reactAgentRepo();
   const name = `console-${randomUUID().slice(0, 6)}`;
   let deploymentId = '';
+  type Made = { id: string; key: string };
   const admin = (method: string, route: string, body?: unknown) =>
     fetch(`${platform.gatewayUrl}${route}`, {
       method,
@@ -84,7 +85,7 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
   it('browser sessions: no cookie → 401, cross-site POST refused, a revoked key ends its session', async () => {
     const gw = platform.gatewayUrl;
     expect((await fetch(`${gw}/v2/deployments`)).status).toBe(401);
-    const made = await (await admin('POST', '/api/v1/api-keys', { description: 'browser', workspace_id: platform.workspaceId, role: 'member' })).json();
+    const made = (await (await admin('POST', '/api/v1/api-keys', { description: 'browser', workspace_id: platform.workspaceId, role: 'member' })).json()) as Made;
     const { cookie, csrf } = await signInOverHttp(gw, made.key);
     expect((await fetch(`${gw}/v2/deployments`, { headers: { cookie } })).status).toBe(200);
     const crossSite = await fetch(`${gw}/v2/auth/providers`, {
@@ -234,6 +235,8 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
     await exportForm.getByRole('button', { name: 'Start export' }).click();
     await page.getByRole('button', { name: 'Cancel export' }).or(page.getByText('Completed')).first().waitFor();
     await page.getByRole('heading').getByText('Completed').waitFor({ timeout: 60_000 });
+    // Every partition done (the window spans two or three UTC days).
+    await page.getByTestId('partitions-done').getByText(/^(\d+) \/ \1$/).waitFor();
     expect(Number(await page.getByTestId('rows-written').textContent())).toBeGreaterThan(0);
     await shot(page, 'export-completed', { fullPage: true });
 
@@ -245,7 +248,7 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
     await exportForm.getByRole('button', { name: 'Start export' }).click();
     await page.getByRole('button', { name: 'Cancel export' }).click();
     await page.getByRole('heading').getByText('Cancelled').waitFor();
-    await shot(page, 'export-cancelled', { fullPage: true });
+    await shot(page, 'export-cancelled');
     await page.getByRole('link', { name: '← All exports' }).click();
     await page.getByRole('table', { name: 'Exports' }).getByText('Cancelled').waitFor();
     await shot(page, 'exports', { fullPage: true });
@@ -262,7 +265,7 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
     await page.getByText('must be an http(s) URL').or(page.getByText(/Invalid URL/i)).first().waitFor();
     await page.getByLabel('Authorization URL').fill('https://github.com/login/oauth/authorize');
     await page.getByRole('button', { name: 'Add provider' }).click();
-    await page.getByRole('table', { name: 'OAuth providers' }).getByText('GitHub').waitFor();
+    await page.getByRole('table', { name: 'OAuth providers' }).getByText('GitHub', { exact: true }).waitFor();
     await shot(page, 'oauth-providers', { fullPage: true });
     await page.goto(`${platform.gatewayUrl}/console/oauth/callback?auth_id=${randomUUID()}&provider_id=github&status=failed&error=access_denied&error_description=The+user+denied+access`);
     await page.getByTestId('oauth-error').getByText('The user denied access').waitFor();
@@ -282,8 +285,8 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
   });
 
   step("a second workspace's key sees none of it", async () => {
-    const workspace = await (await admin('POST', '/api/v1/workspaces', { display_name: `other-${randomUUID().slice(0, 6)}` })).json();
-    const made = await (await admin('POST', '/api/v1/api-keys', { description: 'other', workspace_id: workspace.id, role: 'member' })).json();
+    const workspace = (await (await admin('POST', '/api/v1/workspaces', { display_name: `other-${randomUUID().slice(0, 6)}` })).json()) as { id: string };
+    const made = (await (await admin('POST', '/api/v1/api-keys', { description: 'other', workspace_id: workspace.id, role: 'member' })).json()) as Made;
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const otherPage = await other.newPage();
     await otherPage.goto(`${platform.gatewayUrl}/`);

@@ -10,7 +10,8 @@ function colorOf(status: string): string {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={colorOf(status)} variant="light" data-testid="status">
+    // Never cut in a narrow table column: the status is the point of the cell.
+    <Badge color={colorOf(status)} variant="light" data-testid="status" style={{ minWidth: 'max-content', flexShrink: 0 }}>
       {status}
     </Badge>
   );

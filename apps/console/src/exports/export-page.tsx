@@ -73,7 +73,12 @@ export function ExportPage() {
   const { exportId = '' } = useParams();
   const client = useQueryClient();
   const exp = useQuery({ queryKey: ['export', exportId], queryFn: () => exportsApi.get(exportId), refetchInterval: (q) => (q.state.data && isExportDone(q.state.data.status) ? false : 1_000) });
-  const runs = useQuery({ queryKey: ['export-runs', exportId], queryFn: () => exportsApi.runs(exportId), refetchInterval: () => (exp.data && isExportDone(exp.data.status) ? false : 1_000) });
+  // Polled until the export and each of its runs are final (a run's rows are counted when it ends).
+  const runs = useQuery({
+    queryKey: ['export-runs', exportId],
+    queryFn: () => exportsApi.runs(exportId),
+    refetchInterval: (q) => (exp.data && isExportDone(exp.data.status) && q.state.data?.every((r) => isExportDone(r.status)) ? false : 1_000),
+  });
   const cancel = useMutation({
     mutationFn: () => exportsApi.cancel(exportId),
     onSuccess: (updated) => client.setQueryData(['export', exportId], updated),

@@ -20,10 +20,11 @@ function forgetWorkspaceData(client: ReturnType<typeof useQueryClient>) {
   client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
 }
 
-export function useSignIn() {
+/** A mutation answered with the new session (sign-in, workspace switch): it replaces the old one and its data. */
+function useSessionChange<T>(mutationFn: (input: T) => Promise<BrowserSession>) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: sessionApi.signIn,
+    mutationFn,
     onSuccess: (session) => {
       forgetWorkspaceData(client);
       client.setQueryData(SESSION_KEY, session);
@@ -31,16 +32,8 @@ export function useSignIn() {
   });
 }
 
-export function usePickWorkspace() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: sessionApi.pickWorkspace,
-    onSuccess: (session) => {
-      forgetWorkspaceData(client);
-      client.setQueryData(SESSION_KEY, session);
-    },
-  });
-}
+export const useSignIn = () => useSessionChange(sessionApi.signIn);
+export const usePickWorkspace = () => useSessionChange(sessionApi.pickWorkspace);
 
 export function useSignOut() {
   const client = useQueryClient();
