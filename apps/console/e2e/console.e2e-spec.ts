@@ -181,8 +181,17 @@ async function signInOverHttp(gatewayUrl: string, apiKey: string): Promise<{ coo
     await shot(page, 'studio-interrupt', { fullPage: true });
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText(/Here is the current weather: .* Oslo/).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor({ state: 'hidden' });
     await page.getByRole('tab', { name: /History/ }).click();
-    await page.getByRole('list', { name: 'Checkpoints' }).getByRole('listitem').first().waitFor();
+    const checkpoints = page.getByRole('list', { name: 'Checkpoints' }).getByRole('listitem');
+    await checkpoints.getByText('(end)').first().waitFor();
+    const before = await checkpoints.count();
+    // Fork from the checkpoint before the tool ran: the tool and the model run again on a new branch.
+    await checkpoints.filter({ hasText: '→ tools' }).first().click();
+    await page.getByRole('button', { name: 'Fork from here' }).click();
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor({ state: 'hidden' });
+    for (let i = 0; i < 60 && (await checkpoints.count()) <= before; i++) await page.waitForTimeout(500);
+    expect(await checkpoints.count()).toBeGreaterThan(before);
     await shot(page, 'studio-history', { fullPage: true });
   }, 150_000);
 

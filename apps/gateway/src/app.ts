@@ -31,7 +31,10 @@ export interface GatewayDeps {
 
 const DEFAULT_SESSION_TTL_MS = 8 * 3600_000;
 
-/** The gateway: its own admin API and browser sessions, API-key (or session) authentication and proxying by route table, then the console. */
+/**
+ * The gateway: its own admin API and browser sessions, API-key (or session) authentication and proxying by route
+ * table, then the web console.
+ */
 export function createGatewayApp(deps: GatewayDeps): Express {
   const forward = proxyTo({
     upstreams: deps.upstreams,
