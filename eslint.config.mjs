@@ -3,13 +3,15 @@ import nx from '@nx/eslint-plugin';
 // Module boundaries on two axes (HOUSE-STYLE.md): scope (which service may use what) and type
 // (apps on domain/data-access/contract/util; data-access on util only; ...).
 const scopes = ['gateway', 'control-plane', 'agent-server', 'tracing', 'export', 'export-worker'];
+// The web console types its requests with the services' schemas (type-only imports, checked below).
+const consoleReads = ['scope:gateway', 'scope:control-plane', 'scope:tracing', 'scope:export'];
 
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   { ignores: ['**/dist', '**/node_modules', '**/generated/**', '**/.data', 'tmp/**'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -21,6 +23,7 @@ export default [
               sourceTag: `scope:${scope}`,
               onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
             })),
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console', 'scope:shared', ...consoleReads] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             {
               sourceTag: 'type:app',
@@ -41,6 +44,24 @@ export default [
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The console runs in a browser: server libs only as types; the one runtime entry is a list of field names.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@platform/(?!contracts/run-fields$)',
+              allowTypeImports: true,
+              message: 'The console imports server libs for their types only (import type).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
+import { ensureConsoleBuilt } from './console-build';
 import { ensurePostgresDatabase } from './postgres-databases';
 import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
 import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
@@ -89,6 +90,7 @@ async function exposeExampleAgent(platform: RunningPlatform): Promise<string | u
 
 async function main() {
   const config = loadConfig(schema, process.env) as z.infer<typeof schema> & Record<string, string | undefined>;
+  const consoleDir = await ensureConsoleBuilt((line) => process.stdout.write(`  ${line}\n`));
   const urls = await databaseUrls(config);
   const platform = await startPlatform({
     host: config.HOST,
@@ -100,7 +102,7 @@ async function main() {
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),
-    gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN },
+    gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN, CONSOLE_DIR: consoleDir, SESSION_TTL: process.env.SESSION_TTL },
   });
 
   const exampleId = await exposeExampleAgent(platform);
@@ -114,7 +116,7 @@ async function main() {
   process.stdout.write(
     [
       '',
-      `  Agent platform is up. Gateway: ${platform.gatewayUrl}`,
+      `  Agent platform is up. Gateway: ${platform.gatewayUrl} (web console: sign in there with an API key)`,
       `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL}` : 'in-process'}`,
       '  Services (reach them through the gateway; direct calls without its signature are refused):',
       ...lines,

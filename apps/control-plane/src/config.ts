@@ -78,7 +78,7 @@ const schema = z.object({
   K8S_KEDA_PROMETHEUS_URL: httpUrl().optional(),
   /** A kubeconfig file; default: in-cluster service account, else ~/.kube/config. */
   KUBECONFIG: z.string().optional(),
-  /** The page the browser lands on after an OAuth callback (`?auth_id=&status=`); unset = JSON. */
+  /** The page the browser lands on after an OAuth callback (`?auth_id=&status=`); default: the web console's, `{PUBLIC_URL}/console/oauth/callback` (JSON without PUBLIC_URL). */
   OAUTH_CALLBACK_PAGE_URL: httpUrl().optional(),
   OAUTH_FLOW_TTL: duration(10 * 60_000),
 }).superRefine((config, ctx) => {

@@ -5,7 +5,7 @@ import { serviceDataDir } from '@platform/config';
 import { deploymentsService } from '@platform/contracts';
 import { Builder } from '@platform/control-plane-builder';
 import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { PrismaDeploymentStore, type DeploymentsContext } from '@platform/control-plane-deployments';
+import { PrismaDeploymentStore, PrismaRevisionLogStore, type DeploymentsContext } from '@platform/control-plane-deployments';
 import {
   GatewayTracingKeys,
   KubernetesDriver,
@@ -86,14 +86,16 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       store: new PrismaOAuthStore(db.prisma),
       box,
       publicUrl: publicUrl ?? `http://127.0.0.1:${config.PORT}`,
-      frontendCallbackUrl: config.OAUTH_CALLBACK_PAGE_URL,
+      frontendCallbackUrl: config.OAUTH_CALLBACK_PAGE_URL ?? (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/console/oauth/callback` : undefined),
       flowTtlMs: config.OAUTH_FLOW_TTL,
     };
     // The driver reports restarts to the reconciler, which is made with the driver: bound once both exist.
     const upstreams: { listener?: (id: string, url: string) => Promise<void> } = {};
     const driver = createDriver(config, logger, new PrismaInstanceStore(db.prisma), work, (id, url) => upstreams.listener?.(id, url) ?? Promise.resolve());
+    const revisionLogs = new PrismaRevisionLogStore(db.prisma);
     const reconciler = new Reconciler({
       prisma: db.prisma,
+      revisionLogs,
       driver,
       builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND }),
       databases: config.DEPLOYMENTS_DATABASE_URL
@@ -121,6 +123,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     upstreams.listener = (id, url) => reconciler.recordUpstream(id, url);
     const deployments: DeploymentsContext = {
       store: new PrismaDeploymentStore(db.prisma),
+      logs: revisionLogs,
       box,
       rules: { allowedRepoUrls: config.GIT_ALLOWED_URLS },
       integrationExists: async (tenantId, id) => (await integrationToken(oauth, tenantId, id)) !== null,

@@ -5,6 +5,8 @@ import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
 import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
 import { adminRoutes } from './http/admin.routes';
 import { authenticateRequest } from './http/authenticate.middleware';
+import { browserSessionRoutes } from './http/browser-session.routes';
+import { consoleRoutes } from './http/console.routes';
 import { internalRoutes } from './http/internal.routes';
 import { proxyTo } from './http/proxy';
 
@@ -23,9 +25,18 @@ export interface GatewayDeps {
   /** Wildcard domain for deployments by host name: `<deployment id>.<domain>`. */
   deploymentDomain?: string;
   readiness?: Record<string, ReadinessCheck>;
+  /** Browser sessions (the console's sign-in): their lifetime. */
+  browserSessions?: { ttlMs: number };
+  /** The built web console served at `/` (`dist/apps/console`); absent: no console. */
+  consoleDir?: string;
 }
 
-/** The gateway: its own admin API, then API-key authentication and proxying by route table. */
+const DEFAULT_SESSION_TTL_MS = 8 * 3600_000;
+
+/**
+ * The gateway: its own admin API and browser sessions, API-key (or session) authentication and proxying by route
+ * table, then the web console.
+ */
 export function createGatewayApp(deps: GatewayDeps): Express {
   const forward = proxyTo({
     upstreams: deps.upstreams,
@@ -44,6 +55,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     jsonBody: false,
     routes: (app) => {
       app.use('/api/v1', adminRoutes(deps.store, deps.authenticator));
+      app.use('/api/v1', browserSessionRoutes(deps.store, deps.authenticator, deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS }));
       app.use('/internal/v1', internalRoutes(deps.store, deps.internalSecret));
       app.use(async (req, res, next) => {
         const match = matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url) ?? matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
@@ -51,6 +63,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
         return forward(match)(req, res, next);
       });
+      if (deps.consoleDir) app.use(consoleRoutes(deps.consoleDir));
     },
   }).app;
 }

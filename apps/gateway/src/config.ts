@@ -18,6 +18,10 @@ const schema = z.object({
   UPSTREAM_RETRY_WINDOW: duration(30_000),
   /** Wildcard DNS domain of deployments (`*.<domain>` → this gateway): `<deployment id>.<domain>` reaches one. */
   DEPLOYMENT_DOMAIN: z.string().regex(/^(\*\.)?[a-z0-9.-]+$/i, 'must be a domain name').optional(),
+  /** How long a browser session (console sign-in) lasts; it ends earlier on sign-out or when its key is revoked. */
+  SESSION_TTL: duration(8 * 3600_000),
+  /** The built web console (`npx nx build console`), served at `/`. */
+  CONSOLE_DIR: z.string().default('dist/apps/console'),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { serviceDataDir } from '@platform/config';
 import { deploymentsService, type DeploymentsClient } from '@platform/contracts';
 import { openGatewayDatabase } from '@platform/gateway-data-access';
@@ -56,6 +57,8 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       upstreamRetryWindowMs: config.UPSTREAM_RETRY_WINDOW,
       deploymentDomain: config.DEPLOYMENT_DOMAIN,
       readiness: { database: () => db.ready() },
+      browserSessions: { ttlMs: config.SESSION_TTL },
+      consoleDir: path.resolve(config.CONSOLE_DIR),
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
     return { name: 'gateway', url: http.url, bootstrap };

@@ -21,8 +21,14 @@ const INDEX_HTML = `<!DOCTYPE html>
 </html>
 `;
 
-// Loads the document from next to /docs/ and points "Try it out" at the same base (prefix included).
-const INITIALIZER_JS = `window.onload = async function () {
+// Loads the document from next to /docs/ and points "Try it out" at the same base (prefix included). Opened through
+// the gateway with a browser session, "Try it out" sends the session's CSRF token (its readable cookie) as it asks.
+const INITIALIZER_JS = `function withCsrfToken(request) {
+  var found = document.cookie.match(/(?:^|; )platform_csrf=([^;]+)/);
+  if (found) request.headers['X-CSRF-Token'] = decodeURIComponent(found[1]);
+  return request;
+}
+window.onload = async function () {
   var base = new URL('..', window.location.href);
   var spec = await (await fetch(new URL('openapi.json', base), { credentials: 'same-origin' })).json();
   spec.servers = [{ url: base.href.replace(/\\/$/, '') }];
@@ -31,6 +37,7 @@ const INITIALIZER_JS = `window.onload = async function () {
     dom_id: '#swagger-ui',
     deepLinking: true,
     persistAuthorization: true,
+    requestInterceptor: withCsrfToken,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     layout: 'StandaloneLayout',
   });

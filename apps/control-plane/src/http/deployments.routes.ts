@@ -1,17 +1,20 @@
 import { Router } from 'express';
 import { identityOf, parseRequest, tenantOf } from '@platform/http-server';
 import {
+  compact,
   createDeployment,
+  createDeploymentBody,
   deleteDeployment,
   deploymentJson,
   getDeployment,
   listDeployments,
+  listDeploymentsQuery,
+  patchDeploymentBody,
   updateDeployment,
   type DeploymentSource,
   type DeploymentUrlOptions,
   type DeploymentsContext,
 } from '@platform/control-plane-deployments';
-import { compact, createDeploymentBody, listDeploymentsQuery, patchDeploymentBody } from './deployment.schemas';
 import { checkKubernetesShapes } from './kubernetes-shapes.check';
 
 const withoutSha = (config: Record<string, unknown>) => {

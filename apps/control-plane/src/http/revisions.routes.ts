@@ -4,15 +4,18 @@ import {
   deploymentJson,
   getRevision,
   interruptRevision,
+  listRevisionLogs,
   listRevisions,
+  listRevisionsQuery,
   redeployRevision,
   revisionJson,
+  revisionLogsJson,
+  revisionLogsQuery,
   type DeploymentUrlOptions,
   type DeploymentsContext,
 } from '@platform/control-plane-deployments';
-import { listRevisionsQuery } from './deployment.schemas';
 
-/** `/v2/deployments/{id}/revisions`: list (latest first), get, redeploy, interrupt. */
+/** `/v2/deployments/{id}/revisions`: list (latest first), get, its logs, redeploy, interrupt. */
 export function revisionsRoutes(ctx: DeploymentsContext, urls: DeploymentUrlOptions): Router {
   const router = Router();
   router.get('/deployments/:deploymentId/revisions', async (req, res) => {
@@ -22,6 +25,10 @@ export function revisionsRoutes(ctx: DeploymentsContext, urls: DeploymentUrlOpti
   });
   router.get('/deployments/:deploymentId/revisions/:revisionId', async (req, res) => {
     res.json(revisionJson(await getRevision(ctx, tenantOf(res), req.params.deploymentId, req.params.revisionId)));
+  });
+  router.get('/deployments/:deploymentId/revisions/:revisionId/logs', async (req, res) => {
+    const query = parseRequest(revisionLogsQuery, req.query, 'query');
+    res.json(revisionLogsJson(await listRevisionLogs(ctx, tenantOf(res), req.params.deploymentId, req.params.revisionId, query)));
   });
   router.post('/deployments/:deploymentId/revisions/:revisionId/redeploy', async (req, res) => {
     res.json(deploymentJson(await redeployRevision(ctx, tenantOf(res), req.params.deploymentId, req.params.revisionId), urls));

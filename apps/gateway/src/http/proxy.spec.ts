@@ -34,6 +34,7 @@ describe('proxy headers', () => {
       resolveDeployment: cachedResolver(async (deploymentId, tenantId) => ({ deploymentId, tenantId, upstreamUrl: upstream.url })),
       internalSecret: SECRET,
       proxyTimeoutMs: 0,
+      retryWindowMs: 0,
       logger: silentLogger,
     });
     app = express();

@@ -9,6 +9,7 @@ import { nextReplica, ReplicaHealth, resumableRequest, type CachedResolver, type
 import type { Caller } from '@platform/gateway-identity';
 import { CLIENT_IDENTITY_HEADERS } from './authenticate.middleware';
 import { resumableWait } from './resumable-wait';
+import { withoutSessionCookies } from './session-cookies';
 
 export interface ProxyOptions {
   upstreams: Record<Exclude<Upstream, 'deployment'>, string>;
@@ -32,11 +33,13 @@ interface ProxyLocals {
 /**
  * Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). A deployment
  * keeps `Authorization`, for its own auth (langgraph.json `auth`) after the gateway's; platform services never see it.
+ * The console's session cookies never leave the gateway.
  */
 function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string, upstream: Upstream): void {
   for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) {
     if (!(name === 'authorization' && upstream === 'deployment')) delete req.headers[name];
   }
+  withoutSessionCookies(req);
   if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId));
 }
 

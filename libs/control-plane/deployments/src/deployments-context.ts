@@ -1,10 +1,13 @@
 import type { SecretBox } from '@platform/control-plane-secrets';
 import type { DeploymentRules } from './deployment-rules';
 import type { DeploymentStore } from './deployment.store';
+import type { RevisionLogStore } from './revision-log';
 
 /** What the deployment use cases work with. */
 export interface DeploymentsContext {
   store: DeploymentStore;
+  /** Build and start logs of revisions. */
+  logs: RevisionLogStore;
   box: SecretBox;
   rules: DeploymentRules;
   /** Whether `integrationId` is an OAuth token of the tenant (for private repositories). */

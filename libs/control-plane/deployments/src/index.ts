@@ -9,3 +9,7 @@ export * from './create-deployment.usecase';
 export * from './update-deployment.usecase';
 export * from './revisions.usecases';
 export * from './prisma-deployment.store';
+export * from './deployment-request.schema';
+export * from './revision-log';
+export * from './revision-log-writer';
+export * from './prisma-revision-log.store';

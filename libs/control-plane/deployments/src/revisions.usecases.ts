@@ -1,9 +1,11 @@
+import type { z } from 'zod';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
 import type { Deployment } from './deployment';
 import type { DeploymentsContext } from './deployments-context';
 import { getDeployment } from './deployments.usecases';
 import { isInProgress, type Revision, type RevisionFilter } from './revision';
+import type { RevisionLogPage, revisionLogsQuery } from './revision-log';
 
 export async function listRevisions(ctx: DeploymentsContext, tenantId: string, deploymentId: string, filter: RevisionFilter) {
   const deployment = await getDeployment(ctx.store, tenantId, deploymentId);
@@ -42,4 +44,16 @@ export async function interruptRevision(ctx: DeploymentsContext, tenantId: strin
   }
   ctx.notify?.();
   return interrupted;
+}
+
+/** A page of a revision's log (build output, then how its Agent Server started), after `offset` when given. */
+export async function listRevisionLogs(
+  ctx: DeploymentsContext,
+  tenantId: string,
+  deploymentId: string,
+  revisionId: string,
+  query: z.infer<typeof revisionLogsQuery>,
+): Promise<RevisionLogPage> {
+  const revision = await getRevision(ctx, tenantId, deploymentId, revisionId);
+  return ctx.logs.list(revision.id, { type: query.type, after: query.offset === undefined ? undefined : BigInt(query.offset), limit: query.limit, order: query.order });
 }

@@ -28,6 +28,8 @@ export interface DeploySpec {
   resourceSpec?: Record<string, unknown>;
   /** `source_config.listener_config.k8s_namespace`. */
   namespace?: string;
+  /** Receives what the starting Agent Server printed (the revision's deploy log), where the driver can read it. */
+  log?: (text: string) => void;
 }
 
 /** A deploy that failed for a reason to show in the revision's status_message. */

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '@platform/control-plane-data-access';
 import type { Builder } from '@platform/control-plane-builder';
+import type { RevisionLogStore } from '@platform/control-plane-deployments';
 import type { DeploymentDatabases, DeploymentDriver, TracingKeys } from '@platform/control-plane-drivers';
 import type { SecretBox } from '@platform/control-plane-secrets';
 import type { Logger } from '@platform/logging';
@@ -29,6 +30,8 @@ export interface ReconcilerDeps {
   /** Mints tracing credentials for deployments; absent = deployments run without tracing. */
   tracingKeys?: TracingKeys;
   box: SecretBox;
+  /** Where each revision's build and start log goes (readable through the API); absent = files under workDir only. */
+  revisionLogs?: RevisionLogStore;
   /** The OAuth access token of an integration (private repositories); null when there is none. */
   integrationToken?: (tenantId: string, integrationId: string) => Promise<string | null>;
   logger: Logger;

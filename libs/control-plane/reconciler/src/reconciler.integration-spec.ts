@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Builder } from '@platform/control-plane-builder';
 import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { PrismaDeploymentStore, createDeployment, type DeploymentsContext } from '@platform/control-plane-deployments';
+import { PrismaDeploymentStore, PrismaRevisionLogStore, createDeployment, listRevisionLogs, type DeploymentsContext } from '@platform/control-plane-deployments';
 import { KubernetesDriver, PostgresDeploymentDatabases, loadKubernetesClient } from '@platform/control-plane-drivers';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
@@ -65,6 +65,7 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
       builder: new Builder({ platformRoot: process.cwd(), timeoutMs: 60_000, defaultInstallCommand: 'npm install' }),
       databases: new PostgresDeploymentDatabases(process.env.DATABASE_URL as string, prefix),
       box,
+      revisionLogs: new PrismaRevisionLogStore(db.prisma),
       logger: silentLogger,
       options: {
         holder: name,
@@ -111,7 +112,7 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     const setup = await openControlPlaneDatabase({ url: scratch.url, dataDir: 'memory://' });
     await setup.migrate();
     opened.push(setup);
-    ctx = { store: new PrismaDeploymentStore(setup.prisma), box, rules: { allowedRepoUrls: ['*'] }, notify: () => running.forEach((r) => r.notify()) };
+    ctx = { store: new PrismaDeploymentStore(setup.prisma), logs: new PrismaRevisionLogStore(setup.prisma), box, rules: { allowedRepoUrls: ['*'] }, notify: () => running.forEach((r) => r.notify()) };
   });
 
   afterAll(async () => {
@@ -162,6 +163,12 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
       const failed = await waitFor(() => revision(second.id), (r) => r.status.includes('FAILED'));
       expect(failed.status).toBe('DEPLOY_FAILED');
       expect(failed.statusMessage).toMatch(/Rollout of agent-.* failed: ProgressDeadlineExceeded/);
+      // The deploy log, read through the API's use case, tells the same.
+      const logs = await listRevisionLogs(ctx, deployment.tenantId, deployment.id, second.id, { type: 'deploy', limit: 50, order: 'asc' });
+      expect(logs.entries.map((e) => [e.level, e.message])).toEqual([
+        ['INFO', expect.stringMatching(/^Starting the Agent Server of revision .* \(kubernetes driver\)$/)],
+        ['ERROR', expect.stringMatching(/ProgressDeadlineExceeded/)],
+      ]);
       expect((await opened[0].prisma.deployment.findUniqueOrThrow({ where: { id: deployment.id } })).activeRevisionId).toBe(first.id);
     } finally {
       api.rollout = 'complete';

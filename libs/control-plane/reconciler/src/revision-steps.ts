@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '@platform/control-plane-builder';
-import { IN_PROGRESS_STATUSES, type Revision, type RevisionStatus } from '@platform/control-plane-deployments';
+import { IN_PROGRESS_STATUSES, RevisionLogWriter, type Revision, type RevisionLogType, type RevisionStatus } from '@platform/control-plane-deployments';
 import { DeployError, type DatabaseLocation, type DeploySpec } from '@platform/control-plane-drivers';
 import { abortReason } from './abort-reasons';
 import { agentServerEnv } from './deployment-env';
@@ -100,6 +100,12 @@ export class RevisionSteps {
     }
   }
 
+  /** A revision's log of `type` in the database (a writer that drops what it gets when there is no store). */
+  private logWriter(rev: Revision, type: RevisionLogType): RevisionLogWriter | undefined {
+    const store = this.deps.revisionLogs;
+    return store && new RevisionLogWriter(store, rev.id, type, (err) => this.deps.logger.warn({ err, revision_id: rev.id }, 'revision log write failed'));
+  }
+
   private async withBuildSlot(signal: AbortSignal, work: () => Promise<void>): Promise<void> {
     let release: () => void;
     try {
@@ -133,6 +139,7 @@ export class RevisionSteps {
     const integrationId = str(rev.sourceConfig.integration_id);
     const logFile = path.join(this.deps.options.workDir, 'logs', deployment.id, `${rev.id}-build.log`);
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
+    const log = this.logWriter(rev, 'build');
     const started = Date.now();
     try {
       const token = integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined;
@@ -146,8 +153,12 @@ export class RevisionSteps {
         buildCommand: str(rev.sourceConfig.build_command),
         dir: this.buildDir(deployment.id, rev.id),
         signal,
-        log: (text) => fs.appendFileSync(logFile, text),
+        log: (text) => {
+          fs.appendFileSync(logFile, text);
+          log?.write(text);
+        },
       });
+      log?.line(`Build finished: commit ${result.commitSha}`);
       this.deps.logger.info({ deployment_id: deployment.id, revision_id: rev.id, commit: result.commitSha, ms: Date.now() - started, install: result.installReason }, 'build finished');
       await move(['BUILDING'], 'AWAITING_DEPLOY', {
         statusMessage: null,
@@ -166,18 +177,24 @@ export class RevisionSteps {
       else {
         const message = err instanceof BuildError ? err.message : `Build failed: ${(err as Error).message}`;
         if (!(err instanceof BuildError)) this.deps.logger.error({ err, revision_id: rev.id }, 'build failed unexpectedly');
+        log?.line(message, 'ERROR');
         await move(['BUILDING'], 'BUILD_FAILED', { statusMessage: message });
       }
+    } finally {
+      await log?.close();
     }
     return (await this.store.revision(rev.id)) ?? rev;
   }
 
   private async deploy(deployment: DeploymentRecord, rev: Revision, signal: AbortSignal, move: Mover): Promise<void> {
+    const log = this.logWriter(rev, 'deploy');
     try {
-      const spec = await this.specFor(deployment, rev);
+      const spec = { ...(await this.specFor(deployment, rev)), log: log && ((text: string) => log.write(text)) };
       const started = Date.now();
       this.store.assertLeader();
+      log?.line(`Starting the Agent Server of revision ${rev.id} (${this.deps.driver.kind} driver)`);
       const { upstreamUrl } = await this.deps.driver.deploy(spec, signal);
+      log?.line(`Agent Server healthy after ${Math.round((Date.now() - started) / 100) / 10} s`);
       this.deps.logger.info({ deployment_id: deployment.id, revision_id: rev.id, url: upstreamUrl, ms: Date.now() - started }, 'deploy finished');
       const promoted = await this.store.promote(rev, upstreamUrl, null);
       if (!promoted) {
@@ -190,7 +207,10 @@ export class RevisionSteps {
       if (signal.aborted) return this.afterAbort(signal, move, 'DEPLOYING', 'AWAITING_DEPLOY');
       const message = err instanceof DeployError ? err.message : `Deploy failed: ${(err as Error).message}`;
       if (!(err instanceof DeployError)) this.deps.logger.error({ err, revision_id: rev.id }, 'deploy failed unexpectedly');
+      log?.line(message.split('\n')[0], 'ERROR');
       await move(['DEPLOYING'], 'DEPLOY_FAILED', { statusMessage: message });
+    } finally {
+      await log?.close();
     }
   }
 

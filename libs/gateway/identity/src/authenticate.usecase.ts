@@ -2,11 +2,14 @@ import { AuthenticationError, InputError, NotAllowedError } from '@platform/erro
 import type { Identity } from '@platform/identity';
 import { isUuid } from '@platform/ids';
 import { hashApiKey, isWellFormedApiKey } from './api-key';
+import { hashSessionToken, isLiveSession, type BrowserSession } from './browser-session';
 import type { ApiKeyRecord, IdentityStore, Workspace } from './identity.store';
 
 export interface Caller {
   identity: Identity;
   key: ApiKeyRecord;
+  /** Set when the request came with a browser session (made with `key`) instead of the key itself. */
+  session?: BrowserSession;
 }
 
 // Writing last_used_at on every request would make each call a write; once a minute per key is plenty.
@@ -29,11 +32,31 @@ export class Authenticator {
 
   async authenticate(apiKey: string | undefined, tenantHeader: string | undefined): Promise<Caller> {
     if (!apiKey) throw new AuthenticationError('Missing API key: set the X-Api-Key header');
-    const key = isWellFormedApiKey(apiKey) ? await this.store.findApiKeyByHash(hashApiKey(apiKey)) : null;
+    if (!isWellFormedApiKey(apiKey)) throw new AuthenticationError('Invalid API key');
+    return this.authenticateKeyHash(hashApiKey(apiKey), tenantHeader);
+  }
+
+  /** The caller a key hash stands for: the one check behind API keys and the browser sessions made with them. */
+  async authenticateKeyHash(keyHash: string, tenantHeader: string | undefined): Promise<Caller> {
+    const key = await this.store.findApiKeyByHash(keyHash);
     if (!key || key.revokedAt) throw new AuthenticationError('Invalid API key');
     const tenantId = await this.tenantFor(key, tenantHeader?.trim() || undefined);
     this.touch(key);
     return { key, identity: { tenantId, organizationId: key.organizationId, subject: key.id } };
+  }
+
+  /**
+   * A browser session's caller: the session must be live and its key too (a revoked or rotated key ends it).
+   * The tenant is the header's, else the workspace picked in the session, else the key's default.
+   */
+  async authenticateSession(token: string, tenantHeader: string | undefined): Promise<Caller> {
+    const session = await this.store.findBrowserSession(hashSessionToken(token));
+    if (!session || !isLiveSession(session, this.now())) throw new AuthenticationError('Session expired or signed out: sign in again');
+    const caller = await this.authenticateKeyHash(session.keyHash, tenantHeader?.trim() || session.workspaceId || undefined).catch((err: unknown) => {
+      throw err instanceof AuthenticationError ? new AuthenticationError('The API key of this session is no longer valid: sign in again') : err;
+    });
+    if (caller.key.id !== session.apiKeyId) throw new AuthenticationError('Session expired or signed out: sign in again');
+    return { ...caller, session };
   }
 
   private async tenantFor(key: ApiKeyRecord, requested: string | undefined): Promise<string> {

@@ -1,3 +1,5 @@
+import type { BrowserSessionStore } from './browser-session';
+
 /** Organization, workspace and API key as the gateway's domain sees them. */
 export interface Organization {
   id: string;
@@ -37,7 +39,7 @@ export interface NewApiKey {
 }
 
 /** Persistence the identity use cases need; the Prisma repository implements it. */
-export interface IdentityStore {
+export interface IdentityStore extends BrowserSessionStore {
   countOrganizations(): Promise<number>;
   /**
    * In one transaction: an organization, its first workspace and a key in it. Returns null when any organization

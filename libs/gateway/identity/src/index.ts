@@ -5,3 +5,6 @@ export * from './bootstrap.usecase';
 export * from './admin.usecases';
 export * from './prisma-identity.store';
 export * from './service-keys.usecases';
+export * from './browser-session';
+export * from './browser-sessions.usecases';
+export * from './browser-session-json';

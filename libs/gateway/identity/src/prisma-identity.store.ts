@@ -1,9 +1,15 @@
 import type { PrismaClient } from '@platform/gateway-data-access';
 import { ConflictError } from '@platform/errors';
 import { mapPrismaError } from '@platform/prisma';
+import type { BrowserSession, NewBrowserSession } from './browser-session';
 import type { ApiKeyRecord, ApiKeyRole, IdentityStore, NewApiKey, Organization, Workspace } from './identity.store';
 
 type ApiKeyRow = Awaited<ReturnType<PrismaClient['apiKey']['findUniqueOrThrow']>>;
+type BrowserSessionRow = Awaited<ReturnType<PrismaClient['browserSession']['findUniqueOrThrow']>>;
+
+function toBrowserSession({ tokenHash: _secret, ...session }: BrowserSessionRow): BrowserSession {
+  return session;
+}
 
 function toApiKey(row: ApiKeyRow): ApiKeyRecord {
   return {
@@ -93,5 +99,24 @@ export class PrismaIdentityStore implements IdentityStore {
 
   async touchApiKey(id: string, at: Date): Promise<void> {
     await this.prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
+  }
+
+  async createBrowserSession(session: NewBrowserSession, now: Date): Promise<BrowserSession> {
+    // Sign-ins are rare: the moment to forget sessions that ended long ago.
+    await this.prisma.browserSession.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 24 * 3600_000) } } });
+    return toBrowserSession(await this.prisma.browserSession.create({ data: { ...session, createdAt: now } }));
+  }
+
+  async findBrowserSession(tokenHash: string): Promise<BrowserSession | null> {
+    const row = await this.prisma.browserSession.findUnique({ where: { tokenHash } });
+    return row && toBrowserSession(row);
+  }
+
+  async setBrowserSessionWorkspace(id: string, workspaceId: string): Promise<void> {
+    await this.prisma.browserSession.update({ where: { id }, data: { workspaceId } }).catch(rethrow('Session already exists', 'Session not found'));
+  }
+
+  async revokeBrowserSession(id: string, at: Date): Promise<void> {
+    await this.prisma.browserSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
   }
 }

@@ -51,6 +51,7 @@ interface Running {
 const NEVER = new AbortController().signal;
 const BASE_ENV = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const START_LOG_BYTES = 64 * 1024;
 
 /**
  * Runs each deployment's Agent Server as a child process of the control plane on this machine: a free port, its
@@ -189,13 +190,26 @@ export class LocalDriver implements DeploymentDriver {
       await this.options.instances.update(id, { pid: r.pid });
       await this.waitUntilHealthy(r, signal);
     } catch (err) {
+      this.reportStartLog(r);
       await this.stop(r);
       throw err;
     }
+    this.reportStartLog(r);
     r.state = 'serving';
     await this.options.instances.update(id, { state: 'serving' });
     this.options.logger.info({ deployment_id: spec.deploymentId, revision_id: spec.revisionId, pid: r.pid, url }, 'agent server serving');
     return r;
+  }
+
+  /** What the instance printed while starting, for the revision's deploy log (its last 64 KiB). */
+  private reportStartLog(r: Running): void {
+    if (!r.spec.log) return;
+    try {
+      const text = fs.readFileSync(r.logFile, 'utf8');
+      if (text) r.spec.log(text.length > START_LOG_BYTES ? text.slice(-START_LOG_BYTES) : text);
+    } catch {
+      // No output yet.
+    }
   }
 
   private spawn(r: Running): void {

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+// The request shapes of `/v2/deployments` and its revisions: the control plane validates with them, clients (the
+// console) type their requests with them.
+
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 const number = z.number().positive();
 const count = z.number().int().min(0);
