@@ -6,7 +6,7 @@ import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
-import { createHttpApp, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
+import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { a2aRoutes } from './http/a2a.routes';
 import { assistantThreadsDeleter } from './http/assistant-threads';
@@ -45,15 +45,18 @@ export interface AgentServerDeps {
 // Open without the deployment's auth, as on LangGraph Platform: server info, the API docs, UI assets.
 const isOpenPath = (req: Request) => req.path === '/info' || isDocsPath(req.path) || (req.method === 'GET' && (req.path === '/ui' || req.path.startsWith('/ui/')));
 
+/** Run inputs, state updates and store values may carry documents or images: one limit for every route (README, errors). */
+export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
+
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
     readiness: deps.readiness,
     metrics: deps.metrics,
-    identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
+    identity: { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
+    bodyLimits: AGENT_SERVER_BODY_LIMITS,
     routes: (app) => {
-      app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));
       if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath));
       app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
       // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
@@ -85,6 +88,8 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       );
       app.use(docsRoutes({ version: deps.version }));
       app.use(deploymentAuthHeaders);
+      // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
+      app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));
     },
   }).app;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, url, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, url, type Env } from '@platform/config';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
@@ -7,7 +7,7 @@ const schema = z
   .object({
     ...commonServiceEnv({ httpPort: 8185 }),
     DATABASE_URL: databaseUrl(),
-    MIGRATE_ON_START: flag(false),
+    MIGRATE_ON_START: migrateOnStart(),
     /** Postgres connections of this replica (runs, checkpoints and requests share them). */
     DATABASE_POOL_SIZE: positiveInt(10),
     /** The deployment this instance serves (set by the control plane's driver). */
@@ -32,6 +32,7 @@ const schema = z
     N_JOBS_PER_WORKER: positiveInt(10),
     /** A running run's lease: a replica that stops heartbeating loses its runs after this long. */
     RUN_LEASE: duration(30_000),
+    /** How often a replica renews the leases of the runs it executes. */
     RUN_HEARTBEAT_INTERVAL: duration(10_000),
     /** How often any replica looks for runs whose lease lapsed. */
     RUN_SWEEP_INTERVAL: duration(5_000),
@@ -43,6 +44,7 @@ const schema = z
     RUN_MAX_ATTEMPTS: positiveInt(3),
     /** How long a run's events stay after it ended (resumable streams, late joins). */
     RUN_EVENTS_RETENTION: duration(3_600_000),
+    /** How often ended runs' events past RUN_EVENTS_RETENTION are deleted. */
     RUN_EVENTS_RETENTION_SWEEP_INTERVAL: duration(60_000),
     /** How long a run's events are batched before they are written. */
     RUN_EVENTS_FLUSH_INTERVAL: duration(20),
@@ -52,10 +54,13 @@ const schema = z
     SSE_HEARTBEAT_INTERVAL: duration(5_000),
     /** A newline on a wait/join without an answer yet after this long (keeps proxies from closing it). */
     WAIT_KEEPALIVE_INTERVAL: duration(30_000),
+    /** Send traces of runs to LANGSMITH_ENDPOINT. */
     LANGSMITH_TRACING: flag(false),
     /** Where traces go: a LangSmith-compatible API (the platform's tracing service: `<gateway>/api/v1`). */
     LANGSMITH_ENDPOINT: url(['http:', 'https:']).optional(),
+    /** API key sent with traces (the control plane mints one per deployment). */
     LANGSMITH_API_KEY: z.string().optional(),
+    /** Tracing project the runs go to (the control plane uses the deployment name). */
     LANGSMITH_PROJECT: z.string().default('default'),
     /** Sent as X-Tenant-Id with traces (for organisation-wide API keys). */
     LANGSMITH_WORKSPACE_ID: z.string().optional(),
@@ -65,6 +70,9 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: ['LANGSMITH_ENDPOINT'], message: 'is required when LANGSMITH_TRACING is true' });
     }
   });
+
+/** The service's variables: `npm run docs:env` lists them in its README. */
+export const agentServerConfigSchema = schema;
 
 export type AgentServerConfig = z.infer<typeof schema>;
 

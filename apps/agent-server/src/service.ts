@@ -32,7 +32,7 @@ export const AGENT_SERVER_VERSION = '0.1.0';
 export function startAgentServer(config: AgentServerConfig, logger: Logger): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
-    if (config.MIGRATE_ON_START) await db.migrate();
+    await db.prepare({ migrate: config.MIGRATE_ON_START });
 
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);

@@ -114,19 +114,31 @@ describe('control plane killed mid-build (separate process, SIGKILL)', () => {
 
   const revisionOf = async (cp: ControlPlaneProcess, d: Json) => (await call(cp, 'GET', `/v2/deployments/${d.id}/revisions/${d.latest_revision_id}`)).body;
 
-  async function createSlowDeployment(cp: ControlPlaneProcess, name: string): Promise<Json> {
+  async function createSlowDeployment(cp: ControlPlaneProcess, name: string, installCommand = 'sleep 6'): Promise<Json> {
     const created = await call(cp, 'POST', '/v2/deployments', {
       name,
       source: 'github',
-      source_config: { repo_url: repo.url, install_command: 'sleep 6' },
+      source_config: { repo_url: repo.url, install_command: installCommand },
       source_revision_config: { repo_ref: 'main' },
       secrets: [],
     });
     expect(created.status).toBe(201);
     await waitFor(() => revisionOf(cp, created.body), (r) => r.status === 'BUILDING', 60_000);
     // Mid-build for sure: the checkout is done and the install command runs.
-    await waitFor(async () => buildLog(created.body), (log) => log.includes('$ sleep 6'), 60_000);
+    await waitFor(async () => buildLog(created.body), (log) => log.includes(`$ ${installCommand}`), 60_000);
     return created.body;
+  }
+
+  /** `sleep` processes building a revision of `deploymentId`: running in its checkout under WORK_DIR/builds. */
+  function buildsOf(deploymentId: string): number[] {
+    const root = path.join(testEnv.workDir, 'builds', deploymentId);
+    return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep' && fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(root) && isRunning(pid);
+      } catch {
+        return false;
+      }
+    });
   }
 
   it('resumes the interrupted build after a restart, then a successor adopts the running Agent Server', async () => {
@@ -157,6 +169,29 @@ describe('control plane killed mid-build (separate process, SIGKILL)', () => {
     kill(third, 'SIGTERM');
     const code = await new Promise<number | null>((resolve) => third.child.on('exit', (c) => resolve(c)));
     expect(code).toBe(0);
+  });
+
+  it('leaves no build of the killed control plane running: after the restart exactly one build runs', async () => {
+    const first = await startControlPlane();
+    const deployment = await createSlowDeployment(first, 'one-build-at-a-time', 'sleep 40');
+    // Logged as it starts: the process follows within moments.
+    await waitFor(async () => buildsOf(deployment.id), (pids) => pids.length === 1, 10_000);
+    kill(first, 'SIGKILL');
+    await waitFor(() => fetch(`${first.url}/ok`).then(() => 1, () => 0), (up) => up === 0, 10_000);
+    // The build dies with its control plane (it ran in a process group of its own, out of reach of the kill).
+    await waitFor(async () => buildsOf(deployment.id), (pids) => pids.length === 0, 10_000);
+
+    const second = await startControlPlane();
+    await waitFor(async () => buildLog(deployment), (log) => log.match(/\$ sleep 40/g)?.length === 2, 60_000);
+    await waitFor(async () => buildsOf(deployment.id), (pids) => pids.length > 0, 10_000);
+    expect(buildsOf(deployment.id)).toHaveLength(1);
+    expect(await revisionOf(second, deployment)).toMatchObject({ status: 'BUILDING' });
+
+    expect((await call(second, 'DELETE', `/v2/deployments/${deployment.id}`)).status).toBe(204);
+    await waitFor(() => call(second, 'GET', `/v2/deployments/${deployment.id}`), (r) => r.status === 404, 60_000);
+    await waitFor(async () => buildsOf(deployment.id), (pids) => pids.length === 0, 15_000);
+    kill(second, 'SIGTERM');
+    await new Promise((resolve) => second.child.on('exit', resolve));
   });
 
   it('fails the interrupted build when it has no attempts left', async () => {

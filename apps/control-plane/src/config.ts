@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, logLevel, url, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, duration, loadConfig, logLevel, url, type Env } from '@platform/config';
 
 const httpUrl = () => url(['http:', 'https:']);
 const commandLine = (fallback: string[]) =>
@@ -29,7 +29,7 @@ const csv = (fallback: string[]) =>
 const schema = z.object({
   ...commonServiceEnv({ httpPort: 8181, grpcPort: 50051 }),
   DATABASE_URL: databaseUrl(),
-  MIGRATE_ON_START: flag(false),
+  MIGRATE_ON_START: migrateOnStart(),
   /** Public base URL of the platform (the gateway): deployment URLs (`custom_url`) and the OAuth redirect URI. */
   PUBLIC_URL: httpUrl().optional(),
   /** Where services reach the gateway (tracing keys, LANGSMITH_ENDPOINT of Agent Servers); default PUBLIC_URL. */
@@ -40,10 +40,12 @@ const schema = z.object({
   ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Former keys (comma-separated), still accepted for reading after a rotation. */
   ENCRYPTION_KEYS_PREVIOUS: csv([]),
+  /** `local` (Agent Servers as child processes of this one) or `kubernetes` (a Deployment and Service each). */
   DEPLOYMENT_DRIVER: z.enum(['local', 'kubernetes']).default('local'),
   /** The Agent Server command of the local driver. */
   AGENT_SERVER_COMMAND: commandLine(['node_modules/.bin/tsx', 'apps/agent-server/src/main.ts']),
-  AGENT_LOG_LEVEL: logLevel.optional(),
+  /** Log level of the Agent Servers it starts; default this service's LOG_LEVEL. */
+  AGENT_LOG_LEVEL: logLevel.unwrap().optional(),
   /** The platform's root (its node_modules serve deployments that need no install). */
   PLATFORM_ROOT: z.string().default(process.cwd()),
   /** Checkouts, logs and embedded deployment databases; default `<DATA_DIR>/control-plane-work`. */
@@ -54,23 +56,35 @@ const schema = z.object({
   DEPLOYMENTS_DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').default('deployment_'),
   /** Prefixes a repo_url must start with (`*` = any). */
   GIT_ALLOWED_URLS: csv(['https://']),
+  /** Longest a whole build (checkout, install, build command) may take before BUILD_FAILED. */
   BUILD_TIMEOUT: duration(15 * 60_000),
+  /** Installs a deployment's dependencies when it gives no `install_command` and the platform lacks one of them. */
   INSTALL_COMMAND: z.string().default('npm install --no-audit --no-fund --omit=dev'),
+  /** Builds this replica runs at once. */
   MAX_CONCURRENT_BUILDS: z.coerce.number().int().min(1).max(32).default(2),
   /** How long a new Agent Server has to become healthy (local) or roll out (kubernetes). */
   DEPLOY_TIMEOUT: duration(180_000),
   /** How long a replaced local instance keeps serving; covers the gateway's deployment cache (30 s). */
   DRAIN_PERIOD: duration(35_000),
+  /** How long the reconciler lease holds without renewal: a dead leader's successor takes over after it. */
   RECONCILER_LEASE_TTL: duration(15_000),
+  /** How often the leader looks for deployments and revisions to move on. */
   RECONCILER_POLL_INTERVAL: duration(2_000),
+  /** Times a build or deploy step interrupted by a control-plane restart is started again before it fails. */
   RECONCILER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   /** This replica's name in the reconciler lease; default host name + pid. */
   REPLICA_ID: z.string().optional(),
+  /** Namespace of the Agent Servers (kubernetes driver). */
   K8S_NAMESPACE: z.string().default('default'),
+  /** Image the Agent Servers run (kubernetes driver): the platform image. */
   K8S_AGENT_SERVER_IMAGE: z.string().default('agent-platform:latest'),
+  /** Command of the Agent Server containers, as a JSON array (kubernetes driver). */
   K8S_AGENT_SERVER_COMMAND: commandLine(['node', 'dist/apps/agent-server/main.cjs']),
+  /** Image of the init container that fetches a github source's built commit (kubernetes driver). */
   K8S_GIT_IMAGE: z.string().default('alpine/git:2.47.2'),
+  /** The Agent Server containers' `imagePullPolicy`; unset: Kubernetes' default. */
   K8S_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).optional(),
+  /** The cluster's DNS domain, in the upstream URLs of the Agent Server Services. */
   K8S_CLUSTER_DOMAIN: z.string().default('cluster.local'),
   /** What autoscales a deployment with max_scale > min_scale: an HPA on CPU, or KEDA on CPU and queued runs. */
   K8S_AUTOSCALER: z.enum(['hpa', 'keda']).default('hpa'),
@@ -80,12 +94,16 @@ const schema = z.object({
   KUBECONFIG: z.string().optional(),
   /** The page the browser lands on after an OAuth callback (`?auth_id=&status=`); default: the web console's, `{PUBLIC_URL}/console/oauth/callback` (JSON without PUBLIC_URL). */
   OAUTH_CALLBACK_PAGE_URL: httpUrl().optional(),
+  /** How long an OAuth flow (its authorize URL and state) stays valid. */
   OAUTH_FLOW_TTL: duration(10 * 60_000),
 }).superRefine((config, ctx) => {
   if (config.K8S_AUTOSCALER === 'keda' && !config.K8S_KEDA_PROMETHEUS_URL) {
     ctx.addIssue({ code: 'custom', path: ['K8S_KEDA_PROMETHEUS_URL'], message: 'is required when K8S_AUTOSCALER is keda' });
   }
 });
+
+/** The service's variables: `npm run docs:env` lists them in its README. */
+export const controlPlaneConfigSchema = schema;
 
 export type ControlPlaneConfig = z.infer<typeof schema>;
 

@@ -75,7 +75,7 @@ function createDriver(config: ControlPlaneConfig, logger: Logger, instances: Pri
 export function startControlPlane(config: ControlPlaneConfig, logger: Logger): Promise<RunningControlPlane> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
-    if (config.MIGRATE_ON_START) await db.migrate();
+    await db.prepare({ migrate: config.MIGRATE_ON_START });
     const box = new SecretBox(encryptionKey(config.ENCRYPTION_KEY ?? config.INTERNAL_SECRET), config.ENCRYPTION_KEYS_PREVIOUS.map((k) => encryptionKey(k)));
     const work = workDir(config);
     const gatewayUrl = config.GATEWAY_URL ?? config.PUBLIC_URL;

@@ -38,6 +38,9 @@ const schema = z.object({
   EXPORT_WORKER_DUCKDB_MEMORY: z.string().regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 1GB').default('1GB'),
 });
 
+/** The service's variables: `npm run docs:env` lists them in its README. */
+export const exportWorkerConfigSchema = schema;
+
 export type ExportWorkerConfig = z.infer<typeof schema>;
 
 export function loadExportWorkerConfig(env: Env = process.env): ExportWorkerConfig {

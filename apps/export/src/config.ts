@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsUrl, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsUrl, type Env } from '@platform/config';
 import { parseEncryptionKey } from '@platform/export-destinations';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -16,7 +16,7 @@ const encryptionKey = z.string().transform((v, ctx) => {
 const schema = z.object({
   ...commonServiceEnv({ httpPort: 8183, grpcPort: 50053 }),
   DATABASE_URL: databaseUrl(),
-  MIGRATE_ON_START: flag(false),
+  MIGRATE_ON_START: migrateOnStart(),
   NATS_URL: natsUrl(),
   NATS_STREAM_REPLICAS: natsStreamReplicas(),
   /** AES-256-GCM key for destination credentials at rest: 32 bytes as 64 hex characters or base64. */
@@ -37,24 +37,38 @@ const schema = z.object({
   TRACING_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
   /** Self-hosted: destinations without `credentials` use the SDK's default credential chain. */
   EXPORT_ALLOW_AMBIENT_CREDENTIALS: flag(true),
+  /** Longest a destination's test write (at creation and credential rotation) may take. */
   EXPORT_DESTINATION_CHECK_TIMEOUT: duration(15_000),
+  /** Exports of one workspace running at once (across all replicas). */
   EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE: positiveInt(15),
+  /** Partition runs of one export running at once (across all replicas). */
   EXPORT_MAX_RUNNING_RUNS_PER_EXPORT: positiveInt(45),
+  /** Retries of a failed partition run before it (and its export) fails. */
   EXPORT_RUN_MAX_RETRIES: z.coerce.number().int().min(0).default(20),
+  /** Wait before a failed partition run is retried. */
   EXPORT_RETRY_DELAY: duration(30_000),
+  /** Longest one partition run may take. */
   EXPORT_RUN_TIMEOUT: duration(4 * 3_600_000),
+  /** Longest a whole export may take. */
   EXPORT_TIMEOUT: duration(72 * 3_600_000),
+  /** How long after an interval ends a scheduled export spawns its export (late runs arrive). */
   EXPORT_SCHEDULE_SPAWN_DELAY: duration(10 * 60_000),
   /** Re-publish a job whose publish was not confirmed after this long (keep it inside the bus's 2 min dedupe window). */
   EXPORT_REPUBLISH_AFTER: duration(30_000),
   /** Publish a new job for a run no worker started this long after its job was published (a lost message). */
   EXPORT_REDISPATCH_AFTER: duration(3_600_000),
+  /** How often runs waiting for a slot are looked for and published to the workers. */
   EXPORT_DISPATCH_INTERVAL: duration(1_000),
+  /** How often timed-out and lost runs are looked for. */
   EXPORT_SWEEP_INTERVAL: duration(5_000),
+  /** How often scheduled exports are checked for an interval to spawn. */
   EXPORT_SCHEDULE_INTERVAL: duration(15_000),
   /** Run the dispatcher, scheduler and sweeper loops in this replica (every replica may; default on). */
   EXPORT_BACKGROUND_LOOPS: flag(true),
 });
+
+/** The service's variables: `npm run docs:env` lists them in its README. */
+export const exportConfigSchema = schema;
 
 export type ExportConfig = z.infer<typeof schema>;
 

@@ -29,7 +29,7 @@ export interface ExportServiceDeps {
 export function startExport(config: ExportConfig, logger: Logger, deps: ExportServiceDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = deps.database ?? (await lifecycle.use('database', openDatabase(config, logger), (d) => d.close()));
-    if (config.MIGRATE_ON_START) await db.migrate();
+    await db.prepare({ migrate: config.MIGRATE_ON_START });
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, streamReplicas: config.NATS_STREAM_REPLICAS, logger }), (b) => b.close()));
     const partitionQueue = deps.partitionQueue ?? exportPartitionQueue;
     await bus.ensureQueue(partitionQueue);

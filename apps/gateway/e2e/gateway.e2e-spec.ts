@@ -36,7 +36,7 @@ describe('gateway (all services in-process)', () => {
         .get('/v2/deployments')
         .set('X-Api-Key', 'lsv2_sk_00000000000000000000000000000000_0000000000')
         .expect(401, { detail: 'Invalid API key' });
-      const created = await asAdmin(gw.post('/api/v1/api-keys')).send({ description: 'short-lived' }).expect(201);
+      const created = await asAdmin(gw.post('/api/v1/api-keys')).send({ description: 'short-lived', organization_wide: true }).expect(201);
       await gw.get('/api/v1/info').set('X-Api-Key', created.body.key).expect(200);
       await asAdmin(gw.delete(`/api/v1/api-keys/${created.body.id}`)).expect(204);
       await gw.get('/api/v1/info').set('X-Api-Key', created.body.key).expect(401);
@@ -58,7 +58,7 @@ describe('gateway (all services in-process)', () => {
     });
 
     it('keeps the admin API to admin keys', async () => {
-      const member = await asAdmin(gw.post('/api/v1/api-keys')).send({ description: 'member' }).expect(201);
+      const member = await asAdmin(gw.post('/api/v1/api-keys')).send({ description: 'member', organization_wide: true }).expect(201);
       await gw.post('/api/v1/workspaces').set('X-Api-Key', member.body.key).send({ display_name: 'x' }).expect(403);
       await asAdmin(gw.post('/api/v1/workspaces')).send({}).expect(422);
       const keys = await asAdmin(gw.get('/api/v1/api-keys')).expect(200);
@@ -88,6 +88,25 @@ describe('gateway (all services in-process)', () => {
     it('routes /api/v1/bulk-exports to export', async () => {
       await asAdmin(gw.get('/api/v1/bulk-exports')).expect(200, []);
       await asAdmin(gw.get(`/api/v1/bulk-exports/${randomUUID()}`)).expect(404);
+    });
+
+    it('relays each service’s 413 for a body over its route’s limit, refused while it streams', async () => {
+      const over = (bytes: number) => JSON.stringify({ post: [{ name: 'x'.repeat(bytes) }] });
+      const send = (path: string, body: string) =>
+        fetch(`${platform.gatewayUrl}${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': adminKey, 'x-tenant-id': defaultWorkspace, 'content-type': 'application/json' },
+          body,
+        });
+      // Over /runs/batch's 25 MiB: the body that used to be ingested (202).
+      const batch = await send('/api/v1/runs/batch', over(30 * 1024 * 1024));
+      expect([batch.status, await batch.json()]).toEqual([413, { detail: 'Request body is larger than 26214400 bytes' }]);
+      for (const path of ['/v2/deployments', '/api/v1/bulk-exports', '/api/v1/sessions']) {
+        const res = await send(path, over(2 * 1024 * 1024));
+        expect([path, res.status, await res.json()]).toEqual([path, 413, { detail: 'Request body is larger than 1048576 bytes' }]);
+      }
+      const admin = await send('/api/v1/api-keys', over(200 * 1024));
+      expect([admin.status, await admin.json()]).toEqual([413, { detail: 'Request body is larger than 102400 bytes' }]);
     });
 
     it('answers 404 for paths no route takes', async () => {

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createHttpApp, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
+import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
 import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
@@ -34,6 +34,19 @@ export interface GatewayDeps {
 const DEFAULT_SESSION_TTL_MS = 8 * 3600_000;
 
 /**
+ * What the gateway reads itself (README, errors): admin API bodies up to 100 KiB, internal calls and browser sign-in
+ * up to 10 KiB. Proxied bodies are not read here: each service holds them to its own limits.
+ */
+export const GATEWAY_BODY_LIMITS: BodyLimits = {
+  defaultBytes: 100 * KiB,
+  routes: [
+    { method: 'POST', path: '/internal/v1/service-keys', bytes: 10 * KiB },
+    { method: 'POST', path: '/api/v1/browser-session', bytes: 10 * KiB },
+    { method: 'PATCH', path: '/api/v1/browser-session', bytes: 10 * KiB },
+  ],
+};
+
+/**
  * The gateway: its own admin API and browser sessions, API-key (or session) authentication and proxying by route
  * table, then the web console.
  */
@@ -53,6 +66,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     readiness: deps.readiness,
     // No body parser before the proxy: bodies stream through untouched (multipart trace uploads, large inputs).
     jsonBody: false,
+    bodyLimits: GATEWAY_BODY_LIMITS,
     routes: (app) => {
       app.use('/api/v1', adminRoutes(deps.store, deps.authenticator));
       app.use('/api/v1', browserSessionRoutes(deps.store, deps.authenticator, deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS }));

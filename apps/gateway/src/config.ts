@@ -1,16 +1,21 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, duration, flag, loadConfig, url, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, duration, loadConfig, url, type Env } from '@platform/config';
 
 const schema = z.object({
   ...commonServiceEnv({ httpPort: 8080 }),
   DATABASE_URL: databaseUrl(),
-  MIGRATE_ON_START: flag(false),
+  MIGRATE_ON_START: migrateOnStart(),
+  /** HTTP base URL of the control plane (`/v2/*` is proxied there). */
   CONTROL_PLANE_URL: url(['http:', 'https:']),
+  /** HTTP base URL of the tracing service (`/api/v1/runs*`, `/api/v1/sessions*`, `/api/v1/info`). */
   TRACING_URL: url(['http:', 'https:']),
+  /** HTTP base URL of the export service (`/api/v1/bulk-exports*`). */
   EXPORT_URL: url(['http:', 'https:']),
   /** gRPC address (host:port) of the control plane, for deployment upstream resolution. */
   CONTROL_PLANE_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
+  /** How long a deployment's resolved upstream is reused before asking the control plane again. */
   DEPLOYMENT_CACHE_TTL: duration(30_000),
+  /** Deadline of each gRPC call to the control plane (deployment resolution). */
   GRPC_DEADLINE: duration(3_000),
   /** 0 = no limit: run streams (SSE) may stay open for as long as a run lasts. */
   PROXY_TIMEOUT: duration(0),
@@ -23,6 +28,9 @@ const schema = z.object({
   /** The built web console (`npx nx build console`), served at `/`. */
   CONSOLE_DIR: z.string().default('dist/apps/console'),
 });
+
+/** The service's variables: `npm run docs:env` lists them in its README. */
+export const gatewayConfigSchema = schema;
 
 export type GatewayConfig = z.infer<typeof schema>;
 

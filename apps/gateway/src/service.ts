@@ -22,7 +22,7 @@ export function openDatabase(config: GatewayConfig, logger?: Logger) {
 export function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
-    if (config.MIGRATE_ON_START) await db.migrate();
+    await db.prepare({ migrate: config.MIGRATE_ON_START });
     const store = new PrismaIdentityStore(db.prisma);
     const bootstrap = await bootstrapIdentity(store);
 

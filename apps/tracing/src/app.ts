@@ -1,5 +1,5 @@
-import express, { type Express } from 'express';
-import { createHttpApp, type ReadinessCheck } from '@platform/http-server';
+import type { Express } from 'express';
+import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import type { TracingProjectStore } from '@platform/tracing-projects';
 import { ATTACHMENT_DOWNLOAD_PATH, type AttachmentLinks, type IngestRuns, type RunAttachmentsRepository, type RunQueryReader, type RunReader } from '@platform/tracing-runs';
@@ -9,6 +9,16 @@ import { runsIngestRoutes } from './http/runs-ingest.routes';
 import { runsQueryRoutes } from './http/runs-query.routes';
 import { runsV2Routes } from './http/runs-v2.routes';
 import { sessionsRoutes } from './http/sessions.routes';
+
+/** Body limits in bytes, by kind of route (the README's error section lists them). */
+export interface TracingBodyLimits {
+  /** `POST /runs/multipart`, the SDK's ingest path, which may carry attachments. */
+  multipart: number;
+  /** `POST /runs/batch`, `POST /runs`, `PATCH /runs/{id}`: at least the batch size announced in `/info`. */
+  jsonIngest: number;
+  /** Every other route (projects, run queries, the `/api/v2` reads). */
+  other: number;
+}
 
 export interface TracingDeps {
   logger: Logger;
@@ -24,11 +34,25 @@ export interface TracingDeps {
   version: string;
   batchSizeLimitBytes: number;
   batchSizeLimit: number;
-  /** Largest ingest request body (413 beyond); also the JSON body limit of the other routes. */
-  maxBodyBytes: number;
-  /** Largest attachment (413 beyond). */
+  bodyLimits: TracingBodyLimits;
+  /** Largest attachment part of a multipart body (413 beyond); the multipart body limit caps it. */
   maxAttachmentBytes: number;
   readiness?: Record<string, ReadinessCheck>;
+}
+
+/** Projects and run queries (v1 and v2) are small bodies. */
+export const TRACING_OTHER_BODY_BYTES = MiB;
+
+export function tracingBodyLimits(limits: TracingBodyLimits): BodyLimits {
+  return {
+    defaultBytes: limits.other,
+    routes: [
+      { method: 'POST', path: '/api/v1/runs/multipart', bytes: limits.multipart },
+      { method: 'POST', path: '/api/v1/runs/batch', bytes: limits.jsonIngest },
+      { method: 'POST', path: '/api/v1/runs', bytes: limits.jsonIngest },
+      { method: 'PATCH', path: '/api/v1/runs/:runId', bytes: limits.jsonIngest },
+    ],
+  };
 }
 
 export function createTracingApp(deps: TracingDeps): Express {
@@ -39,15 +63,12 @@ export function createTracingApp(deps: TracingDeps): Express {
     readiness: deps.readiness,
     // Attachment downloads carry their own credential (a signed link), as the SDKs fetch them without an API key.
     identity: { secret: deps.internalSecret, publicPaths: (path) => path === ATTACHMENT_DOWNLOAD_PATH },
-    // Ingest routes stream and decode (gzip, zstd) their own bodies, so JSON parsing is mounted after them.
-    jsonBody: false,
+    bodyLimits: tracingBodyLimits(deps.bodyLimits),
     routes: (app) => {
       app.use(attachmentDownloadRoutes(attachments));
-      app.use(
-        '/api/v1',
-        runsIngestRoutes({ ingest: deps.ingest, runs: deps.runs, attachments, maxBodyBytes: deps.maxBodyBytes, maxAttachmentBytes: deps.maxAttachmentBytes }),
-      );
-      app.use(express.json({ limit: deps.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+      // An attachment is one part of a multipart body: never larger than the body may be.
+      const maxAttachmentBytes = Math.min(deps.maxAttachmentBytes, deps.bodyLimits.multipart);
+      app.use('/api/v1', runsIngestRoutes({ ingest: deps.ingest, runs: deps.runs, attachments, maxAttachmentBytes }));
       app.use(
         '/api/v1',
         infoRoutes({ version: deps.version, batchSizeLimitBytes: deps.batchSizeLimitBytes, batchSizeLimit: deps.batchSizeLimit }),

@@ -1,23 +1,35 @@
 import { z } from 'zod';
-import { commonServiceEnv, databaseUrl, flag, loadConfig, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, loadConfig, type Env } from '@platform/config';
 
-const schema = z.object({
-  ...commonServiceEnv({ httpPort: 8182, grpcPort: 50052 }),
-  DATABASE_URL: databaseUrl(),
-  MIGRATE_ON_START: flag(false),
-  /** Largest ingest batch announced to SDKs in `/info`. */
-  BATCH_SIZE_LIMIT_BYTES: z.coerce.number().int().positive().default(20_971_520),
-  /** Most run operations per ingest batch announced to SDKs in `/info`. */
-  BATCH_SIZE_LIMIT: z.coerce.number().int().positive().default(500),
-  /** Largest ingest request body, as sent and once decoded; larger ones are refused with 413. */
-  INGEST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(67_108_864),
-  /** Ingest batches written to the database at once by one replica. */
-  INGEST_CONCURRENCY: z.coerce.number().int().positive().default(4),
-  /** Largest run attachment (kept in the database); a larger one is refused with 413. At most the ingest body limit. */
-  ATTACHMENT_MAX_BYTES: z.coerce.number().int().positive().max(1_073_741_823).default(20_971_520),
-  /** How long a signed attachment download link works, in seconds. */
-  ATTACHMENT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
-});
+const schema = z
+  .object({
+    ...commonServiceEnv({ httpPort: 8182, grpcPort: 50052 }),
+    DATABASE_URL: databaseUrl(),
+    MIGRATE_ON_START: migrateOnStart(),
+    /** Largest ingest batch announced to SDKs in `/info`. */
+    BATCH_SIZE_LIMIT_BYTES: z.coerce.number().int().positive().default(20_971_520),
+    /** Most run operations per ingest batch announced to SDKs in `/info`. */
+    BATCH_SIZE_LIMIT: z.coerce.number().int().positive().default(500),
+    /** Largest `POST /runs/multipart` body (the SDK's path, attachments included), as sent and once decoded; 413 beyond. */
+    INGEST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(67_108_864),
+    /** Largest JSON ingest body (`/runs/batch`, `POST /runs`, `PATCH /runs/{id}`): at least BATCH_SIZE_LIMIT_BYTES; 413 beyond. */
+    INGEST_JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(26_214_400),
+    /** Ingest batches written to the database at once by one replica. */
+    INGEST_CONCURRENCY: z.coerce.number().int().positive().default(4),
+    /** Largest run attachment (a part of a multipart body, kept in the database); 413 beyond. INGEST_MAX_BODY_BYTES caps it. */
+    ATTACHMENT_MAX_BYTES: z.coerce.number().int().positive().max(1_073_741_823).default(20_971_520),
+    /** How long a signed attachment download link works, in seconds. */
+    ATTACHMENT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  })
+  .superRefine((config, ctx) => {
+    // The SDK sends batches up to the announced size: a smaller limit would refuse them.
+    if (config.INGEST_JSON_MAX_BODY_BYTES < config.BATCH_SIZE_LIMIT_BYTES) {
+      ctx.addIssue({ code: 'custom', path: ['INGEST_JSON_MAX_BODY_BYTES'], message: 'must be at least BATCH_SIZE_LIMIT_BYTES' });
+    }
+  });
+
+/** The service's variables: `npm run docs:env` lists them in its README. */
+export const tracingConfigSchema = schema;
 
 export type TracingConfig = z.infer<typeof schema>;
 

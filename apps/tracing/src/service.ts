@@ -14,7 +14,7 @@ import {
   RunsRepository,
   prismaIngestSql,
 } from '@platform/tracing-runs';
-import { createTracingApp } from './app';
+import { TRACING_OTHER_BODY_BYTES, createTracingApp } from './app';
 import type { TracingConfig } from './config';
 import { runsHandlers } from './grpc/runs.handlers';
 
@@ -33,7 +33,7 @@ export function openDatabase(config: TracingConfig, logger?: Logger) {
 export function startTracing(config: TracingConfig, logger: Logger): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
-    if (config.MIGRATE_ON_START) await db.migrate();
+    await db.prepare({ migrate: config.MIGRATE_ON_START });
 
     const projects = new PrismaTracingProjectStore(db.prisma);
     // On Postgres, ingestion's set-based statements go through a pg pool of their own: with their large JSON
@@ -69,8 +69,8 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       version: TRACING_VERSION,
       batchSizeLimitBytes: config.BATCH_SIZE_LIMIT_BYTES,
       batchSizeLimit: config.BATCH_SIZE_LIMIT,
-      maxBodyBytes: config.INGEST_MAX_BODY_BYTES,
-      maxAttachmentBytes: Math.min(config.ATTACHMENT_MAX_BYTES, config.INGEST_MAX_BODY_BYTES),
+      bodyLimits: { multipart: config.INGEST_MAX_BODY_BYTES, jsonIngest: config.INGEST_JSON_MAX_BODY_BYTES, other: TRACING_OTHER_BODY_BYTES },
+      maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
       readiness: { database: () => db.ready() },
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { unstorableTextIssues } from '@platform/errors';
+import { JsonBodyError, malformedRequest, requestContext } from '@platform/http-server';
 
 /** JSON-RPC 2.0 as A2A and MCP use it over HTTP: one request (or notification) per POST. */
 
@@ -103,13 +104,17 @@ export function sendJsonRpc(res: Response, message: ReturnType<typeof rpcResult>
 }
 
 /**
- * Error middleware for JSON-RPC paths: a body the JSON parser rejected is answered as JSON-RPC wants (a parse
- * error, HTTP 400), not with the FastAPI-shaped 422 of the REST routes. Other errors pass on.
+ * Error middleware for JSON-RPC paths: a request that could not be read (a body that is not JSON, undecodable or
+ * over the limit, a malformed path) is answered as JSON-RPC wants (a parse error, HTTP 400 or the limit's 413/415),
+ * not with the `{"detail"}` of the REST routes. Other errors pass on.
  */
 export function jsonRpcParseErrors(isJsonRpcPath: (path: string) => boolean) {
   return (err: unknown, req: Request, res: Response, next: (err?: unknown) => void): void => {
-    const type = (err as { type?: unknown } | null)?.type;
-    if (type !== 'entity.parse.failed' || !isJsonRpcPath(req.path)) return next(err);
-    sendJsonRpc(res, rpcError(null, { code: JSON_RPC.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` }));
+    const malformed = malformedRequest(err);
+    if (!malformed || !isJsonRpcPath(req.path)) return next(err);
+    requestContext(res).logger.warn({ reason: malformed.message, path: req.originalUrl }, 'malformed JSON-RPC request refused');
+    const status = malformed instanceof JsonBodyError ? 400 : (malformed.status ?? 400);
+    const message = malformed instanceof JsonBodyError ? malformed.reason : malformed.message;
+    res.status(status).json(rpcError(null, { code: JSON_RPC.PARSE_ERROR, message: `Parse error: ${message}` }));
   };
 }

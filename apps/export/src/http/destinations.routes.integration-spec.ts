@@ -76,6 +76,19 @@ describe('POST /api/v1/bulk-exports/destinations', () => {
     expect(res.status).toBe(200);
   });
 
+  it('answers 422 without config.prefix (the specification requires it) and stores nothing; "" is the bucket root', async () => {
+    const before = (await svc.call(tenant, 'GET', '/api/v1/bulk-exports/destinations')).body.length;
+    const { prefix: _prefix, ...withoutPrefix } = destination().config;
+    const res = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', { ...destination(), config: withoutPrefix });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['body', 'config', 'prefix'], msg: 'Field required', type: 'missing' }]);
+    expect((await svc.call(tenant, 'GET', '/api/v1/bulk-exports/destinations')).body).toHaveLength(before);
+    proxy.requests.length = 0;
+    const root = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', destination({ config: { prefix: '' } }));
+    expect([root.status, root.body.config?.prefix]).toEqual([200, '']);
+    expect(proxy.requests[0].path).toMatch(/^\/exports\/tmp\//);
+  });
+
   it('puts the bucket name in the key with include_bucket_in_prefix', async () => {
     proxy.requests.length = 0;
     const res = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', destination({ config: { prefix: 'p', include_bucket_in_prefix: true } }));

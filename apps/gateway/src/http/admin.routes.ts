@@ -1,6 +1,6 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import { parseRequest } from '@platform/http-server';
+import { jsonBody, parseRequest } from '@platform/http-server';
 import {
   createApiKey,
   createWorkspace,
@@ -21,11 +21,24 @@ const createWorkspaceBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
 }).refine((b) => b.display_name ?? b.name, { message: 'display_name is required', path: ['display_name'] });
 
-const createApiKeyBody = z.object({
-  description: z.string().max(500).default(''),
-  workspace_id: uuid.nullish(),
-  role: z.enum(['admin', 'member']).default('member'),
-});
+const ORG_WIDE_HINT = 'a workspace id (UUID), or "organization_wide": true instead for a key valid in every workspace';
+
+// A key is for one workspace unless an organization-wide one is asked for by name: no field (or a null, or a typo)
+// ever widens a key to every workspace.
+const createApiKeyBody = z
+  .strictObject({
+    description: z.string().max(500).default(''),
+    workspace_id: z.string(ORG_WIDE_HINT).uuid().optional(),
+    organization_wide: z.literal(true, 'Input should be true (omit it for a workspace key)').optional(),
+    role: z.enum(['admin', 'member']).default('member'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.workspace_id !== undefined && body.organization_wide) {
+      ctx.addIssue({ code: 'custom', path: ['organization_wide'], message: 'A key is for one workspace (workspace_id) or organization-wide, not both' });
+    } else if (body.workspace_id === undefined && !body.organization_wide) {
+      ctx.addIssue({ code: 'custom', path: ['workspace_id'], message: `Field required: ${ORG_WIDE_HINT}` });
+    }
+  });
 
 function workspaceJson(w: Workspace) {
   return { id: w.id, organization_id: w.organizationId, display_name: w.name, created_at: w.createdAt.toISOString() };
@@ -49,7 +62,7 @@ function apiKeyJson(k: ApiKeyRecord) {
 export function adminRoutes(store: IdentityStore, authenticator: Authenticator): Router {
   const router = Router();
   // Per route, not router.use: every other /api/v1 path belongs to a proxied service and keeps its body unread.
-  const auth = [authenticate(authenticator), express.json({ limit: '100kb' })];
+  const auth = [authenticate(authenticator), jsonBody()];
 
   router.get('/workspaces', ...auth, async (_req, res) => {
     res.json((await listWorkspaces(store, callerOf(res.locals))).map(workspaceJson));
@@ -67,7 +80,7 @@ export function adminRoutes(store: IdentityStore, authenticator: Authenticator):
     const body = parseRequest(createApiKeyBody, req.body ?? {});
     const { record, key } = await createApiKey(store, callerOf(res.locals), {
       description: body.description,
-      workspaceId: body.workspace_id ?? null,
+      workspaceId: body.organization_wide ? null : (body.workspace_id as string),
       role: body.role,
     });
     res.status(201).json({ ...apiKeyJson(record), key });

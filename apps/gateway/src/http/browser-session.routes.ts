@@ -1,7 +1,7 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { AuthenticationError, NotAllowedError } from '@platform/errors';
-import { parseRequest } from '@platform/http-server';
+import { jsonBody, parseRequest } from '@platform/http-server';
 import {
   browserSessionJson,
   csrfTokenOf,
@@ -33,7 +33,7 @@ export interface BrowserSessionOptions {
  */
 export function browserSessionRoutes(store: IdentityStore, authenticator: Authenticator, options: BrowserSessionOptions): Router {
   const router = Router();
-  const json = express.json({ limit: '10kb' });
+  const json = jsonBody();
   const describe = async (caller: Caller, token: string | undefined) =>
     browserSessionJson(caller, await listWorkspaces(store, caller), caller.session && token ? csrfTokenOf(token) : null);
 

@@ -3,7 +3,8 @@ import express from 'express';
 import request from 'supertest';
 import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
 import { Authenticator, PrismaIdentityStore, bootstrapIdentity, type BootstrapResult } from '@platform/gateway-identity';
-import { errorHandler } from '@platform/http-server';
+import { bodyLimits, errorHandler } from '@platform/http-server';
+import { GATEWAY_BODY_LIMITS } from '../app';
 import { signIdentity } from '@platform/identity';
 import { internalRoutes } from './internal.routes';
 
@@ -25,6 +26,7 @@ describe('internal service keys (in-memory PGlite)', () => {
       res.locals.requestId = req.headers['x-request-id'] ?? 'none';
       next();
     });
+    app.use(bodyLimits(GATEWAY_BODY_LIMITS));
     app.use('/internal/v1', internalRoutes(store, SECRET));
     app.use(errorHandler);
   }, 60_000);

@@ -1,7 +1,7 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AuthenticationError } from '@platform/errors';
-import { parseRequest } from '@platform/http-server';
+import { jsonBody, parseRequest } from '@platform/http-server';
 import { verifyIdentity, type Identity } from '@platform/identity';
 import { mintServiceKey, revokeServiceKey, type IdentityStore } from '@platform/gateway-identity';
 
@@ -30,7 +30,7 @@ const ownerOf = (locals: Record<string, unknown>) => {
  */
 export function internalRoutes(store: IdentityStore, internalSecret: string): Router {
   const router = Router();
-  const guard = [internalOnly(internalSecret), express.json({ limit: '10kb' })];
+  const guard = [internalOnly(internalSecret), jsonBody()];
   router.post('/service-keys', ...guard, async (req, res) => {
     const body = parseRequest(mintBody, req.body ?? {});
     const { record, key } = await mintServiceKey(store, ownerOf(res.locals), body.description);

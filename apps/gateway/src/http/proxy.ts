@@ -28,19 +28,22 @@ interface ProxyLocals {
   target: string;
   deploymentId?: string;
   tenantId?: string;
+  /** The resolved (canonical) deployment id the request is signed for. */
+  signedFor?: string;
 }
 
 /**
- * Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). A deployment
- * keeps `Authorization`, for its own auth (langgraph.json `auth`) after the gateway's; platform services never see it.
+ * Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes), signed for
+ * the deployment it was routed to: that deployment's Agent Server refuses it anywhere else. A deployment keeps
+ * `Authorization`, for its own auth (langgraph.json `auth`) after the gateway's; platform services never see it.
  * The console's session cookies never leave the gateway.
  */
-function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string, upstream: Upstream): void {
+function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string, upstream: Upstream, deploymentId?: string): void {
   for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) {
     if (!(name === 'authorization' && upstream === 'deployment')) delete req.headers[name];
   }
   withoutSessionCookies(req);
-  if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId));
+  if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId, { deploymentId }));
 }
 
 /**
@@ -84,13 +87,18 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
       const tenantId = caller?.identity.tenantId;
       if (!tenantId) throw new InputError('X-Tenant-Id header is required');
       const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId, String(res.locals.requestId));
-      Object.assign(locals, { target: nextReplica(resolved, new Set(), health) ?? resolved.upstreamUrl, deploymentId: match.deploymentId, tenantId });
+      Object.assign(locals, {
+        target: nextReplica(resolved, new Set(), health) ?? resolved.upstreamUrl,
+        deploymentId: match.deploymentId,
+        tenantId,
+        signedFor: resolved.deploymentId,
+      });
     } else {
       locals.target = options.upstreams[match.rule.upstream];
     }
     res.locals.proxy = locals;
     res.locals.routeLabel = match.rule.upstream === 'deployment' ? '/deployments/:id/*' : `${match.rule.prefix}/*`;
-    rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId), match.rule.upstream);
+    rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId), match.rule.upstream, locals.signedFor);
     // With X-Forwarded-Proto/Host (xfwd), the public base URL of what the upstream serves: agent servers put it in
     // the links they hand out (A2A agent cards). Only the gateway sets it.
     delete req.headers['x-forwarded-prefix'];

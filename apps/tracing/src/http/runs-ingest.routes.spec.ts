@@ -26,7 +26,8 @@ describe('run ingest routes (PGlite)', () => {
   const post = (path: string) => request(app).post(path).set(asTenant(tenant));
 
   beforeAll(async () => {
-    ({ app, db } = await startTestTracingApp({ maxBodyBytes: 64 * 1024 }));
+    // Each kind of route its own limit, as in production (64 MiB multipart, 25 MiB JSON ingest, 1 MiB the rest).
+    ({ app, db } = await startTestTracingApp({ bodyLimits: { multipart: 256 * 1024, jsonIngest: 64 * 1024, other: 16 * 1024 } }));
   });
   afterAll(() => db?.close());
 
@@ -91,12 +92,24 @@ describe('run ingest routes (PGlite)', () => {
     expect(unknownProject.body.detail).toContain('Tracing project');
   });
 
-  it('answers 413 for bodies over the limit, compressed or not', async () => {
+  it('answers 413 for bodies over their route’s limit, compressed or not, naming the limit', async () => {
     const type = `multipart/form-data; boundary=${BOUNDARY}`;
-    const huge = multipart([[`post.${randomUUID()}`, { name: 'x'.repeat(70 * 1024) }]]);
-    await post('/api/v1/runs/multipart').set('content-type', type).send(huge).expect(413);
+    const huge = multipart([[`post.${randomUUID()}`, { name: 'x'.repeat(300 * 1024) }]]);
+    const refused = await post('/api/v1/runs/multipart').set('content-type', type).send(huge).expect(413);
+    expect(refused.body).toEqual({ detail: 'Request body is larger than 262144 bytes' });
     await post('/api/v1/runs/multipart').set({ 'content-type': type, 'content-encoding': 'gzip' }).send(gzipSync(huge)).expect(413);
     await post('/api/v1/runs/batch').send({ post: [{ name: 'x'.repeat(70 * 1024) }] }).expect(413);
-    await post('/api/v1/sessions').send({ name: 'x'.repeat(70 * 1024) }).expect(413);
+    const gzipped = gzipSync(JSON.stringify({ post: [{ name: 'x'.repeat(70 * 1024) }] }));
+    // As sent (superagent would serialize a Buffer with a JSON content type).
+    await post('/api/v1/runs/batch').set({ 'content-encoding': 'gzip', 'content-type': 'application/json' }).serialize((b) => b).send(gzipped).expect(413);
+    await post('/api/v1/sessions').send({ name: 'x'.repeat(20 * 1024) }).expect(413);
+  });
+
+  it('holds each route to its own limit: a body the multipart route takes is too large for /runs/batch', async () => {
+    const id = randomUUID();
+    const run = rootRun(id, { inputs: { text: 'x'.repeat(100 * 1024) } });
+    const batch = await post('/api/v1/runs/batch').send({ post: [run] }).expect(413);
+    expect(batch.body).toEqual({ detail: 'Request body is larger than 65536 bytes' });
+    await post('/api/v1/runs/multipart').set('content-type', `multipart/form-data; boundary=${BOUNDARY}`).send(multipart([[`post.${id}`, run]])).expect(202);
   });
 });

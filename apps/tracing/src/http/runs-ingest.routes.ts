@@ -1,13 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { publicBaseUrlOf, tenantOf } from '@platform/http-server';
+import { bodyLimitOf, decodeBody, publicBaseUrlOf, readingBody, tenantOf } from '@platform/http-server';
 import {
   batchFromJson,
   createFromJson,
-  decodeBody,
   getRun,
-  parseJson,
   parseMultipartBatch,
-  readAll,
   runIdFromPath,
   updateFromJson,
   withS3Urls,
@@ -21,66 +18,47 @@ export interface RunsIngestOptions {
   runs: RunReader;
   /** Links to a run's attachments in `GET /runs/{id}`. */
   attachments: AttachmentUrlDeps;
-  /** Largest request body, as sent and once decoded (413 beyond). */
-  maxBodyBytes: number;
-  /** Largest attachment (413 beyond). */
+  /** Largest attachment part (413 beyond); the whole body is held to the route's limit. */
   maxAttachmentBytes: number;
 }
 
-/** The request body, decoded from its Content-Encoding (gzip, zstd, ...) and size-limited. */
-function bodyOf(req: Request, maxBytes: number) {
-  return decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes });
-}
-
-async function jsonBody(req: Request, maxBytes: number): Promise<unknown> {
-  return parseJson((await readAll(bodyOf(req, maxBytes))).toString('utf8'));
-}
-
 /**
- * After a failed read the rest of the body is discarded, and the connection closed once answered: the client may
- * still be sending a body we will not read.
+ * A multipart body, decoded from its Content-Encoding (gzip, zstd, ...) and held to the route's limit as it streams;
+ * each attachment part to `maxAttachmentBytes`.
  */
-async function readingBody<T>(req: Request, res: Response, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (!req.complete) {
-      req.unpipe();
-      req.resume();
-      res.setHeader('Connection', 'close');
-    }
-    throw err;
-  }
+function multipartOf(req: Request, res: Response, maxAttachmentBytes: number) {
+  const maxBytes = bodyLimitOf(res);
+  const body = decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes });
+  return parseMultipartBatch(body, req.headers['content-type'], { maxPartBytes: maxBytes, maxAttachmentBytes });
 }
 
 /**
- * Run ingestion as the `langsmith` SDK calls it (mount at `/api/v1`, before any JSON body parser: these routes read
- * their own bodies, streamed and decoded): `POST /runs/multipart` (runs, feedback and attachments), `POST /runs/batch`,
- * `POST /runs`, `PATCH /runs/{id}` (all 202 `{}`), and `GET /runs/{id}` (with links to its attachments in `s3_urls`).
+ * Run ingestion as the `langsmith` SDK calls it (mount at `/api/v1`): `POST /runs/multipart` (read here, streamed and
+ * decoded; runs, feedback and attachments), `POST /runs/batch`, `POST /runs`, `PATCH /runs/{id}` (JSON, parsed by the
+ * app's `jsonBody()` within the route's limit), all 202 `{}`, and `GET /runs/{id}` (with links to its attachments in
+ * `s3_urls`).
  */
 export function runsIngestRoutes(options: RunsIngestOptions): Router {
-  const { ingest, maxBodyBytes, maxAttachmentBytes } = options;
+  const { ingest, maxAttachmentBytes } = options;
   const router = Router();
 
   router.post('/runs/multipart', async (req, res) => {
     const tenantId = tenantOf(res);
-    const batch = await readingBody(req, res, () =>
-      parseMultipartBatch(bodyOf(req, maxBodyBytes), req.headers['content-type'], { maxPartBytes: maxBodyBytes, maxAttachmentBytes }),
-    );
+    const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes));
     await ingest.ingest(tenantId, batch);
     res.status(202).json({});
   });
 
   router.post('/runs/batch', async (req, res) => {
     const tenantId = tenantOf(res);
-    const batch = batchFromJson(await readingBody(req, res, () => jsonBody(req, maxBodyBytes)));
+    const batch = batchFromJson(req.body);
     await ingest.ingest(tenantId, batch);
     res.status(202).json({});
   });
 
   router.post('/runs', async (req, res) => {
     const tenantId = tenantOf(res);
-    const batch = createFromJson(await readingBody(req, res, () => jsonBody(req, maxBodyBytes)));
+    const batch = createFromJson(req.body);
     await ingest.ingest(tenantId, batch);
     res.status(202).json({});
   });
@@ -88,7 +66,7 @@ export function runsIngestRoutes(options: RunsIngestOptions): Router {
   router.patch('/runs/:runId', async (req, res) => {
     const tenantId = tenantOf(res);
     const id = runIdFromPath(req.params.runId);
-    const batch = updateFromJson(id, await readingBody(req, res, () => jsonBody(req, maxBodyBytes)));
+    const batch = updateFromJson(id, req.body);
     // An update of a run this workspace never sent is a 404 here; inside batches it may precede its create.
     await ingest.ingest(tenantId, batch, { mustExist: [id] });
     res.status(202).json({});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { brotliCompressSync } from 'node:zlib';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { TracingDatabase } from '@platform/tracing-data-access';
@@ -30,7 +31,8 @@ describe('v2 run reads and attachments over HTTP (PGlite)', () => {
   const as = (req: request.Test) => req.set(asTenant(tenant));
 
   beforeAll(async () => {
-    ({ app, db } = await startTestTracingApp({ maxAttachmentBytes: 64 }));
+    // The v2 reads are "other" routes: their own small limit, as in production (1 MiB there).
+    ({ app, db } = await startTestTracingApp({ maxAttachmentBytes: 64, bodyLimits: { other: 16 * 1024 } }));
     const run = { id: runId, trace_id: runId, dotted_order: `20240501T120000000001Z${runId}`, name: 'root', run_type: 'chain', start_time: '2024-05-01T12:00:00.000001Z', session_name: 'v2' };
     await as(request(app).post('/api/v1/runs/multipart'))
       .set('content-type', `multipart/form-data; boundary=${BOUNDARY}`)
@@ -123,5 +125,35 @@ describe('v2 run reads and attachments over HTTP (PGlite)', () => {
       .expect(413);
     expect(res.body.detail).toBe(`Attachment attachment.${id}.big is larger than 64 bytes`);
     await as(request(app).get(`/api/v1/runs/${id}`)).expect(404);
+  });
+
+  it('holds the v2 queries to the other routes’ body limit, and answers unreadable paths, bodies and links with 4xx', async () => {
+    const big = await query({ filter: `eq(name, "${'x'.repeat(20 * 1024)}")` }).expect(413);
+    expect(big.body).toEqual({ detail: 'Request body is larger than 16384 bytes' });
+    await as(request(app).post('/api/v2/traces/query')).send({ project_id: projectId, trace_filter: 'x'.repeat(20 * 1024) }).expect(413);
+    // A brotli body that is not brotli: 400 naming the encoding.
+    const notBrotli = await as(request(app).post('/api/v2/runs/query'))
+      .set({ 'content-type': 'application/json', 'content-encoding': 'br' })
+      .send('{"project_ids": []}')
+      .expect(400);
+    expect(notBrotli.body.detail).toMatch(/^Body is not valid br \(Content-Encoding: br\)/);
+    const brotli = brotliCompressSync(JSON.stringify({ project_ids: [projectId], min_start_time: '2024-05-01T00:00:00Z', selects: ['NAME'] }));
+    const decoded = await as(request(app).post('/api/v2/runs/query'))
+      .set({ 'content-type': 'application/json', 'content-encoding': 'br' })
+      .serialize((b) => b)
+      .send(brotli)
+      .expect(200);
+    expect(decoded.body.items).toEqual([{ id: runId, name: 'root' }]);
+    // Path segments that are not percent-encoded UTF-8.
+    for (const path of [`/api/v2/runs/%ff?project_id=${projectId}`, `/api/v2/traces/%ff%fe/runs?project_id=${projectId}`]) {
+      expect((await as(request(app).get(path)).expect(400)).body).toEqual({ detail: expect.stringMatching(/^Malformed path: "%ff.*" is not valid percent-encoded UTF-8$/) });
+    }
+    // Links that are not ours: 403; a link given twice, as an object, empty or with a NUL: 422. Never a 5xx.
+    for (const jwt of ['%ff', 'a.b.c', '...', 'x'.repeat(5000), 'eyJ.%ff%fe.x']) {
+      expect((await request(app).get(`/api/v1/public/download?jwt=${jwt}`).expect(403)).body).toEqual({ detail: 'Invalid download link' });
+    }
+    for (const query of ['jwt=a&jwt=b', 'jwt[x]=1', 'jwt=', 'jwt=a.%00.b']) {
+      expect((await request(app).get(`/api/v1/public/download?${query}`).expect(422)).body.detail[0]).toMatchObject({ loc: ['query', 'jwt'] });
+    }
   });
 });

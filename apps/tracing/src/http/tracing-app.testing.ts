@@ -5,13 +5,13 @@ import { silentLogger } from '@platform/logging';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
 import { AttachmentLinks, IngestRuns, PrismaRunQueryRepository, RunAttachmentsRepository, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
-import { createTracingApp } from '../app';
+import { createTracingApp, type TracingBodyLimits } from '../app';
 
 export const TEST_SECRET = 'test-internal-secret-123';
 
-/** The tracing app on in-memory PGlite, as `startTracing` wires it (with small limits for tests). */
+/** The tracing app on in-memory PGlite, as `startTracing` wires it (with small limits for tests: 1 MiB, or as given). */
 export async function startTestTracingApp(
-  options: { maxBodyBytes?: number; maxAttachmentBytes?: number } = {},
+  options: { bodyLimits?: Partial<TracingBodyLimits>; maxAttachmentBytes?: number } = {},
 ): Promise<{ app: Express; db: TracingDatabase }> {
   const db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
@@ -30,7 +30,7 @@ export async function startTestTracingApp(
     version: 'test',
     batchSizeLimitBytes: 1000,
     batchSizeLimit: 100,
-    maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
+    bodyLimits: { multipart: 1 << 20, jsonIngest: 1 << 20, other: 1 << 20, ...options.bodyLimits },
     maxAttachmentBytes: options.maxAttachmentBytes ?? 1 << 20,
   });
   return { app, db };

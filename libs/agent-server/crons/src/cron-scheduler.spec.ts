@@ -56,6 +56,9 @@ describe('CronScheduler firing real runs (Postgres when DATABASE_URL is set, els
 
     const kept = fired.find((f) => f.cron_id === keeping.cron_id)!;
     expect((await fx.threads.get(kept.thread_id!)).values).toMatchObject({ messages: [{ content: 'b' }, { content: 'echo: b' }] });
+    // The new thread carries the run's metadata, cron_id included, as the reference stamps it: a search finds it.
+    const found = await fx.threads.search({ metadata: { cron_id: keeping.cron_id }, limit: 10, offset: 0 });
+    expect(found.map((t) => [t.thread_id, t.metadata])).toEqual([[kept.thread_id, { graph_id: 'chat', assistant_id: CHAT, cron_id: keeping.cron_id }]]);
     const deleted = fired.find((f) => f.cron_id === deleting.cron_id)!;
     // The run's end is announced as its temporary thread goes; give the delete a moment.
     for (let i = 0; i < 100 && (await fx.threads.find(deleted.thread_id!)); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { SUPERVISOR_SOURCE } from './build-supervisor';
 
 export interface CommandOptions {
   cwd: string;
@@ -20,21 +21,24 @@ export interface CommandResult {
 const KEEP_OUTPUT = 64 * 1024;
 
 /**
- * Runs a command in its own process group and waits for it; an abort or the timeout kills the whole group
- * (npm and shells start children of their own). Output is kept (the last 64 KB) for error messages.
+ * Runs a command in its own process group, under a supervisor that kills the group when the control plane dies
+ * (see build-supervisor), and waits for it; an abort or the timeout kills the whole group (npm and shells start
+ * children of their own). Output is kept (the last 64 KB) for error messages.
  */
 export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandResult> {
   return new Promise((resolve) => {
     let output = '';
     let timedOut = false;
     let aborted = false;
-    const child = spawn(command, args, {
+    const child = spawn(process.execPath, ['-e', SUPERVISOR_SOURCE, JSON.stringify({ command, args, shell: options.shell ?? false })], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      shell: options.shell ?? false,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin: the supervisor's lifeline (never written; it closes when this process dies).
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // The supervisor gone first: nothing is written to it, so nothing is lost.
+    child.stdin.on('error', () => undefined);
     const kill = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');

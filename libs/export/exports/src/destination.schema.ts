@@ -10,7 +10,8 @@ export const credentialsSchema = z.object({
 
 export const destinationConfigSchema = z.object({
   bucket_name: nonEmpty.max(255).refine((v) => !v.includes('/'), 'bucket_name must not contain "/"'),
-  prefix: z.string().max(1024).default(''),
+  // Required, as the specification says; `""` (or `"/"`) is the bucket's root, which LangSmith's API accepts too.
+  prefix: z.string().max(1024),
   region: nonEmpty.nullish(),
   endpoint_url: z
     .string()

@@ -7,19 +7,32 @@ import { flag, logLevel, port, url } from './env-types';
  * gateway and the services, and the embedded-mode data directory.
  */
 export const commonServiceEnv = (defaults: { httpPort: number; grpcPort?: number }) => ({
+  /** Address the HTTP (and gRPC) server binds to. */
   HOST: z.string().default('127.0.0.1'),
+  /** HTTP port; `0` picks a free one. */
   PORT: port(defaults.httpPort),
+  /** gRPC port of the services that serve gRPC (control plane, tracing, export); `0` picks a free one. */
   GRPC_PORT: port(defaults.grpcPort ?? 0),
+  /** `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. */
   LOG_LEVEL: logLevel,
+  /** Human-readable logs instead of JSON lines (development). */
   LOG_PRETTY: flag(false),
+  /** The secret the gateway signs identities with and services verify them with (the same on every service; 16+ characters). */
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),
+  /** Root of the embedded (PGlite) databases when DATABASE_URL is unset: `<DATA_DIR>/<service>`; `memory://` keeps them in memory. */
   DATA_DIR: z.string().default('.data'),
 });
 
-/** `DATABASE_URL` for one service: a Postgres URL, or unset for embedded PGlite. */
+/**
+ * `MIGRATE_ON_START`: apply the service's pending migrations at start (embedded mode, tests, one-replica setups);
+ * off, a service on a database that lacks some exits saying so (`main.cjs migrate` applies them).
+ */
+export const migrateOnStart = () => flag(false);
+
+/** `DATABASE_URL`: this service's Postgres database (a postgres:// URL); unset, embedded PGlite under DATA_DIR. */
 export const databaseUrl = () => url(['postgres:', 'postgresql:']).optional();
 
-/** `NATS_URL`: a NATS server, or unset for the in-process bus. */
+/** `NATS_URL`: the NATS server (JetStream) of the export job queue; unset, the in-process bus (one process only). */
 export const natsUrl = () => url(['nats:', 'tls:', 'ws:', 'wss:']).optional();
 
 /** `NATS_STREAM_REPLICAS`: copies of each JetStream stream (1 on one server; 3 on a 3-node cluster). */

@@ -109,6 +109,15 @@ describe('validationErrorFromZod', () => {
     ]);
   });
 
+  it('reports each unknown field of a strict object at its location, as pydantic forbids extras', () => {
+    const strict = z.strictObject({ name: z.string() });
+    const input = { name: 'a', nope: 1, other: null };
+    expect(validationErrorFromZod(strict.safeParse(input).error!, 'body', input).issues).toEqual([
+      { loc: ['body', 'nope'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+      { loc: ['body', 'other'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+    ]);
+  });
+
   it('reports a missing enum field as missing too', () => {
     const result = z.object({ kind: z.enum(['a', 'b']) }).safeParse({});
     expect(validationErrorFromZod(result.error!, 'body', {}).issues).toEqual([{ loc: ['body', 'kind'], msg: 'Field required', type: 'missing' }]);

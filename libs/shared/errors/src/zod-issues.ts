@@ -11,8 +11,6 @@ function pydanticType(issue: ZodError['issues'][number], missing: boolean): stri
       return `${issue.expected === 'object' ? 'dict' : issue.expected}_type`;
     case 'invalid_value':
       return 'enum';
-    case 'unrecognized_keys':
-      return 'extra_forbidden';
     case 'too_small':
       return issue.origin === 'string' ? 'string_too_short' : issue.origin === 'array' ? 'too_short' : 'greater_than_equal';
     case 'too_big':
@@ -26,8 +24,12 @@ function pydanticType(issue: ZodError['issues'][number], missing: boolean): stri
 
 /** Turns a zod failure on one part of a request into the FastAPI-shaped `ValidationError`. */
 export function validationErrorFromZod(error: ZodError, part: RequestPart, input?: unknown): ValidationError {
-  const issues: ValidationIssue[] = error.issues.map((issue) => {
+  const issues: ValidationIssue[] = error.issues.flatMap((issue) => {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    // A strict object's unknown fields: one issue each, at the field, as pydantic's `extra="forbid"` reports them.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ loc: [part, ...path, key], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }));
+    }
     // zod reports an absent enum/literal field as invalid_value; pydantic calls any absent required field missing.
     const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && valueAt(input, path) === undefined;
     return {

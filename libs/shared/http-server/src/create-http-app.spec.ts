@@ -9,12 +9,12 @@ import { parseRequest } from './validate';
 
 const secret = 'test-internal-secret-123';
 
-function build(ready = true) {
+function build(ready = true, deploymentId?: string) {
   return createHttpApp({
     service: 'svc',
     logger: silentLogger,
     readiness: { db: async () => ready },
-    identity: { secret, publicPaths: (p) => p === '/public' },
+    identity: { secret, publicPaths: (p) => p === '/public', deploymentId },
     routes: (app) => {
       app.get('/public', (_req, res) => {
         res.json({ public: true });
@@ -36,8 +36,8 @@ function build(ready = true) {
   }).app;
 }
 
-const signed = (requestId: string, tenantId = 'tenant-1') =>
-  ({ ...signIdentity(secret, { tenantId, organizationId: 'org-1', subject: 'key-1' }, requestId), 'x-request-id': requestId });
+const signed = (requestId: string, tenantId = 'tenant-1', deploymentId?: string) =>
+  ({ ...signIdentity(secret, { tenantId, organizationId: 'org-1', subject: 'key-1' }, requestId, { deploymentId }), 'x-request-id': requestId });
 
 describe('createHttpApp', () => {
   it('serves probes without a signature', async () => {
@@ -55,6 +55,25 @@ describe('createHttpApp', () => {
     expect(res.body).toEqual({ detail: expect.stringContaining('gateway') });
     await request(app).get('/whoami').set({ ...signed('r1'), 'x-request-id': 'other' }).expect(401);
     await request(app).get('/public').expect(200, { public: true });
+  });
+
+  it('on a service bound to a deployment, refuses requests signed for another deployment or none, on every path', async () => {
+    const bound = build(true, 'dep-a');
+    await request(bound).get('/whoami').set(signed('b1', 'tenant-1', 'dep-a')).expect(200);
+    for (const path of ['/whoami', '/public', '/ok', '/nowhere']) {
+      await request(bound).get(path).set(signed('b2', 'tenant-1', 'dep-b')).expect(403, { detail: 'This server does not serve deployment dep-b' });
+    }
+    await request(bound).get('/whoami').set(signed('b3')).expect(403);
+    // Unsigned probes still pass (the orchestrator's), and an unbound server takes any valid signature.
+    await request(bound).get('/ok').expect(200);
+    await request(build()).get('/whoami').set(signed('b4', 'tenant-1', 'dep-b')).expect(200);
+  });
+
+  it('lets a v1-only signature (a gateway of the previous release) into a bound service during a rolling upgrade', async () => {
+    const v1Only: Record<string, string> = signed('b5');
+    delete v1Only['x-platform-signature-v2'];
+    delete v1Only['x-platform-deployment-id'];
+    await request(build(true, 'dep-a')).get('/whoami').set(v1Only).expect(200);
   });
 
   it('passes the verified identity to routes and echoes the request id', async () => {

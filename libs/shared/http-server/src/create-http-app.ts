@@ -1,7 +1,9 @@
 import express, { type Express } from 'express';
 import type { Logger } from '@platform/logging';
 import { accessLog } from './access-log.middleware';
+import { bodyLimits, MiB, type BodyLimits } from './body-limits';
 import { errorHandler, notFound } from './error.middleware';
+import { jsonBody } from './json-body.middleware';
 import { createMetrics, type ServiceMetrics } from './metrics';
 import { requestId } from './request-id.middleware';
 import { trustedIdentity } from './trusted-identity.middleware';
@@ -16,11 +18,17 @@ export interface HttpAppOptions {
   readiness?: Record<string, ReadinessCheck>;
   /**
    * Require the gateway's signed identity on every route but the probes (and `publicPaths`).
-   * The gateway itself passes `undefined`: it is where identity is established.
+   * The gateway itself passes `undefined`: it is where identity is established. With `deploymentId` (an Agent
+   * Server's), only requests the gateway signed for that deployment pass, on any path.
    */
-  identity?: { secret: string; publicPaths?: (path: string) => boolean };
-  /** Parse JSON bodies before the routes (default true; the gateway turns it off to stream bodies through). */
-  jsonBody?: boolean | { limit: string };
+  identity?: { secret: string; publicPaths?: (path: string) => boolean; deploymentId?: string };
+  /**
+   * Parse JSON bodies before the routes (default true). The gateway turns it off to stream bodies through (its own
+   * routes mount `jsonBody()` where they read one).
+   */
+  jsonBody?: boolean;
+  /** The body limit of each route (default: 1 MiB for all), documented in the README's error section. */
+  bodyLimits?: BodyLimits;
   /** Mounts the service's own routes, after the bootstrap middleware and before the error handlers. */
   routes: (app: Express) => void;
 }
@@ -53,6 +61,11 @@ export function createHttpApp(options: HttpAppOptions): { app: Express; metrics:
   app.set('query parser', 'extended');
   app.use(requestId(options.logger));
   app.use(accessLog(metrics, PROBES));
+  // Before the probes too: a request the gateway signed for another deployment is refused whatever its path.
+  if (options.identity) {
+    const extra = options.identity.publicPaths ?? (() => false);
+    app.use(trustedIdentity({ ...options.identity, publicPaths: (path) => PROBES.has(path) || extra(path) }));
+  }
 
   app.get('/ok', (_req, res) => {
     res.json({ ok: true });
@@ -67,14 +80,8 @@ export function createHttpApp(options: HttpAppOptions): { app: Express; metrics:
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  if (options.identity) {
-    const extra = options.identity.publicPaths ?? (() => false);
-    app.use(trustedIdentity(options.identity.secret, (path) => PROBES.has(path) || extra(path)));
-  }
-  if (options.jsonBody !== false) {
-    const limit = typeof options.jsonBody === 'object' ? options.jsonBody.limit : '10mb';
-    app.use(express.json({ limit, type: ['application/json', 'application/*+json'] }));
-  }
+  app.use(bodyLimits(options.bodyLimits ?? { defaultBytes: MiB }));
+  if (options.jsonBody !== false) app.use(jsonBody());
   options.routes(app);
   app.use(notFound);
   app.use(errorHandler);

@@ -17,7 +17,7 @@ export interface ServiceEntry<Config> {
   loadConfig: () => Config;
   logLevel: (config: Config) => string;
   start: (config: Config, logger: Logger) => Promise<RunningService>;
-  /** `main.js migrate`: apply the service's migrations and exit (a Kubernetes Job, a release step). */
+  /** `main.cjs migrate`: apply the service's migrations and exit (a Kubernetes Job, a release step). */
   migrate?: (config: Config, logger: Logger) => Promise<string[]>;
 }
 
@@ -61,11 +61,23 @@ export async function runService<Config>(entry: ServiceEntry<Config>, argv = pro
     process.on('SIGINT', stop);
   } catch (err) {
     logger.fatal({ err }, 'failed to start');
+    process.stderr.write(`${entry.name}: failed to start: ${startFailure(entry.name, err)}\n`);
     process.exit(1);
   }
 }
 
-/** Applies a database's pending migrations, then closes it: the body of a `main.js migrate`. */
+/** What a person reads when a service does not start; for a database without its migrations, what to run. */
+export function startFailure(service: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // By name, not instanceof: @platform/prisma (and its drivers) stays out of services without a database.
+  if (!(err instanceof Error) || err.name !== 'NotMigratedError') return message;
+  return (
+    `${message}. Apply the migrations first: \`node dist/apps/${service}/main.cjs migrate\` ` +
+    `(from a checkout: \`npx tsx apps/${service}/src/main.ts migrate\`), or start it with MIGRATE_ON_START=true.`
+  );
+}
+
+/** Applies a database's pending migrations, then closes it: the body of a `main.cjs migrate`. */
 export async function migrateAndClose(open: Promise<{ migrate(): Promise<string[]>; close(): Promise<void> }>): Promise<string[]> {
   const db = await open;
   try {

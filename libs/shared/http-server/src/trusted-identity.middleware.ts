@@ -2,14 +2,37 @@ import type { RequestHandler } from 'express';
 import { verifyIdentity } from '@platform/identity';
 import type { RequestContext } from './request-context';
 
+export interface TrustedIdentityOptions {
+  secret: string;
+  /** Paths that pass without a signature (probes, metrics, docs, an OAuth callback). */
+  publicPaths: (path: string) => boolean;
+  /**
+   * The deployment this service serves (an Agent Server's DEPLOYMENT_ID): a request the gateway signed for another
+   * deployment, or for none, is refused on every path. Unset (tests, dev): any valid signature passes.
+   */
+  deploymentId?: string;
+}
+
 /**
- * Lets a request in only with a valid gateway signature, so a service port reached directly admits no one.
- * Paths in `publicPaths` (probes, metrics, an OAuth callback) pass without one.
+ * Lets a request in only with a valid gateway signature, so a service port reached directly admits no one, and,
+ * on a service bound to a deployment, only a request signed for that deployment.
  */
-export function trustedIdentity(secret: string, publicPaths: (path: string) => boolean): RequestHandler {
+export function trustedIdentity(options: TrustedIdentityOptions): RequestHandler {
+  const { secret, publicPaths, deploymentId } = options;
   return (req, res, next) => {
     const context = res.locals as RequestContext;
     const result = verifyIdentity(secret, req.headers, context.requestId);
+    if (result.ok && deploymentId !== undefined && result.deploymentId !== deploymentId) {
+      // A gateway older than the deployment binding signs none; let it through a rolling upgrade.
+      if (result.deploymentId === undefined) {
+        context.logger.warn({ path: req.path }, 'request signed without a deployment (gateway older than this server); let in');
+      } else {
+        // Not the client's doing: the gateway routed one deployment's traffic here (a stale or wrong upstream).
+        context.logger.error({ signed_for: result.deploymentId || null, path: req.path }, 'request refused: signed for another deployment');
+        res.status(403).json({ detail: result.deploymentId ? `This server does not serve deployment ${result.deploymentId}` : 'This server serves one deployment; the request names none' });
+        return;
+      }
+    }
     if (result.ok) {
       context.identity = result.identity;
       return next();

@@ -1,7 +1,7 @@
 export type { Database, DriverAdapterFactory, NotificationHandler, Notifications, SqlRunner, SqlSession } from './database.types';
 export { openDatabase, type OpenDatabaseOptions } from './open-database';
-export { migrate, type MigrationLogger } from './migration-runner';
-export { MigrationError } from './migration.error';
+export { migrate, unappliedMigrations, type MigrationLogger } from './migration-runner';
+export { MigrationError, NotMigratedError } from './migration.error';
 export { findMigrationsDir } from './migrations-dir';
 export { createPrismaClient, type PrismaClientClass } from './prisma-client.factory';
 export { storableJson, storableJsonText } from './storable-json';

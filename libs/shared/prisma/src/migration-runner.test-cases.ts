@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from './database.types';
-import { migrate } from './migration-runner';
+import { migrate, unappliedMigrations } from './migration-runner';
 import { MigrationError } from './migration.error';
 
 /** A fresh, empty database to run migrations on. */
@@ -45,6 +45,17 @@ export function describeMigrationRunner(createTarget: () => Promise<MigrationTes
   afterEach(async () => {
     await target.dispose();
     await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('tells which migrations a database lacks (all, on an empty one) without applying any', async () => {
+    await write('20240101000000_init', 'CREATE TABLE items (id int PRIMARY KEY);');
+    await write('20240102000000_add_column', 'ALTER TABLE items ADD COLUMN note text;');
+    expect(await unappliedMigrations(db, dir)).toEqual({ pending: ['20240101000000_init', '20240102000000_add_column'], total: 2 });
+    expect(await tableExists('_prisma_migrations')).toBe(false);
+    await migrate(db, dir);
+    expect(await unappliedMigrations(db, dir)).toEqual({ pending: [], total: 2 });
+    await write('20240103000000_more', 'ALTER TABLE items ADD COLUMN more text;');
+    expect(await unappliedMigrations(db, dir)).toEqual({ pending: ['20240103000000_more'], total: 3 });
   });
 
   it('applies migrations in lexical order and records them as Prisma does', async () => {

@@ -59,6 +59,19 @@ export async function migrate(db: Database, migrationsDir: string, logger?: Migr
   });
 }
 
+/**
+ * The migrations of `migrationsDir` this database has not applied (all of them when it has none, e.g. an empty
+ * database), without changing anything.
+ */
+export async function unappliedMigrations(db: Database, migrationsDir: string): Promise<{ pending: string[]; total: number }> {
+  const files = await readMigrationFiles(migrationsDir);
+  const [table] = await db.query<{ name: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS name`);
+  const applied = table?.name
+    ? new Set((await db.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL')).map((r) => r.migration_name))
+    : new Set<string>();
+  return { pending: files.map((f) => f.name).filter((name) => !applied.has(name)), total: files.length };
+}
+
 async function pendingMigrations(
   session: SqlSession,
   files: MigrationFile[],

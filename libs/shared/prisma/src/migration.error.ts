@@ -9,3 +9,18 @@ export class MigrationError extends Error {
     this.name = 'MigrationError';
   }
 }
+
+/** A service started on a database that lacks some of its migrations (an empty one lacks them all). */
+export class NotMigratedError extends Error {
+  constructor(
+    readonly pending: string[],
+    readonly total: number,
+  ) {
+    super(
+      pending.length === total
+        ? `the database has none of its ${total} migrations applied (empty or another service's)`
+        : `the database lacks ${pending.length} of its ${total} migrations (first missing: ${pending[0]})`,
+    );
+    this.name = 'NotMigratedError';
+  }
+}

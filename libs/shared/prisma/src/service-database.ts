@@ -1,5 +1,6 @@
 import type { Database, Notifications, SqlSession } from './database.types';
-import { migrate, type MigrationLogger } from './migration-runner';
+import { migrate, unappliedMigrations, type MigrationLogger } from './migration-runner';
+import { NotMigratedError } from './migration.error';
 import { openDatabase, type OpenDatabaseOptions } from './open-database';
 import { createPrismaClient, type PrismaClientClass } from './prisma-client.factory';
 
@@ -22,6 +23,12 @@ export interface ServiceDatabase<Client> {
   readonly notifications: Notifications;
   /** Applies pending migrations; returns their names. */
   migrate(): Promise<string[]>;
+  /**
+   * What a service does at start: apply pending migrations (`MIGRATE_ON_START`), or check there are none and throw
+   * NotMigratedError otherwise, so a service on an empty or older database stops at once instead of failing on
+   * every query.
+   */
+  prepare(options: { migrate: boolean }): Promise<void>;
   /** True when the database answers `SELECT 1`; for `/ready`. */
   ready(): Promise<boolean>;
   /** Disconnects Prisma, then closes the pool or PGlite. */
@@ -45,6 +52,14 @@ export async function openServiceDatabase<Client extends { $disconnect(): Promis
     sql: { exec: db.exec, query: db.query, transaction: db.transaction },
     notifications: { listen: db.listen, notify: db.notify },
     migrate: () => migrate(db, migrationsDir, logger),
+    prepare: async ({ migrate: apply }) => {
+      if (apply) {
+        await migrate(db, migrationsDir, logger);
+        return;
+      }
+      const { pending, total } = await unappliedMigrations(db, migrationsDir);
+      if (pending.length > 0) throw new NotMigratedError(pending, total);
+    },
     ready: async () => {
       try {
         await db.query('SELECT 1');

@@ -12,6 +12,8 @@ describe('errorAnswerFault', () => {
     expect(errorAnswerFault(500, '{"detail": "Internal Server Error"}')).toBe('500');
     expect(errorAnswerFault(400, 'Bad Request')).toBe('not JSON');
     expect(errorAnswerFault(409, '{"message": "conflict"}')).toBe('no detail');
+    // What a URIError or an undecodable body used to get: the client's status, the server's non-answer.
+    expect(errorAnswerFault(400, '{"detail": "Internal Server Error"}')).toBe('400 hiding an internal error');
     expect(errorAnswerFault(422, '{"detail": "wrong"}')).toBe('422 not FastAPI-shaped');
     expect(errorAnswerFault(422, '{"detail": [{"loc": "body", "msg": "x", "type": "y"}]}')).toBe('422 not FastAPI-shaped');
   });

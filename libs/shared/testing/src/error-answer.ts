@@ -7,8 +7,9 @@ const isFastApiIssue = (issue: unknown) => {
 
 /**
  * What is wrong with a service's answer to a malformed request, if anything: a 5xx; an error that is not JSON or has
- * no `detail`; a 422 whose detail is not FastAPI's list of `{loc, msg, type}`. With `jsonRpc` (A2A, MCP) errors must
- * be JSON-RPC error objects instead. A success or a 405 is no fault.
+ * no `detail`; a 422 whose detail is not FastAPI's list of `{loc, msg, type}`; a 4xx that names no problem but an
+ * internal error (an exception answered with a client status). With `jsonRpc` (A2A, MCP) errors must be JSON-RPC
+ * error objects instead. A success or a 405 is no fault.
  */
 export function errorAnswerFault(status: number, text: string, options: { jsonRpc?: boolean } = {}): string | undefined {
   if (status >= 500) return `${status}`;
@@ -23,6 +24,7 @@ export function errorAnswerFault(status: number, text: string, options: { jsonRp
     return body.jsonrpc === '2.0' && typeof body.error?.code === 'number' && typeof body.error.message === 'string' ? undefined : 'not a JSON-RPC error';
   }
   if (body.detail === undefined) return 'no detail';
+  if (body.detail === 'Internal Server Error') return `${status} hiding an internal error`;
   if (status === 422 && !(Array.isArray(body.detail) && body.detail.every(isFastApiIssue))) return '422 not FastAPI-shaped';
   return undefined;
 }

@@ -25,11 +25,11 @@ async function waitFor<T>(read: () => Promise<T> | T, done: (v: T) => boolean, t
   }
 }
 
-async function info(url: string): Promise<{ deployment_id: string }> {
+// Signed for `deploymentId`, as the gateway signs: a server serving another deployment refuses it (403).
+async function info(url: string, deploymentId: string): Promise<{ deployment_id: string }> {
   const requestId = randomUUID();
-  const res = await fetch(`${url}/info`, {
-    headers: { 'x-request-id': requestId, ...signIdentity(SECRET, { tenantId: randomUUID(), organizationId: randomUUID(), subject: 't' }, requestId) },
-  });
+  const identity = { tenantId: randomUUID(), organizationId: randomUUID(), subject: 't' };
+  const res = await fetch(`${url}/info`, { headers: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId, { deploymentId }) } });
   return (await res.json()) as { deployment_id: string };
 }
 
@@ -100,7 +100,7 @@ describe('LocalDriver (real Agent Server processes)', () => {
     const first = newDriver();
     const revision = randomUUID();
     const { upstreamUrl } = await first.deploy(spec(revision), new AbortController().signal);
-    expect(await info(upstreamUrl)).toMatchObject({ deployment_id: deploymentId });
+    expect(await info(upstreamUrl, deploymentId)).toMatchObject({ deployment_id: deploymentId });
     const pid = (await pidOf(upstreamUrl)) as number;
     expect(isAlive(pid)).toBe(true);
 
@@ -139,7 +139,7 @@ describe('LocalDriver (real Agent Server processes)', () => {
     if (location.kind === 'postgres') expect(b.upstreamUrl).not.toBe(a.upstreamUrl);
     else expect(b.upstreamUrl).toBe(a.upstreamUrl);
     await waitFor(() => isAlive(pidA), (alive) => !alive, 20_000);
-    expect(await info(b.upstreamUrl)).toMatchObject({ deployment_id: deploymentId });
+    expect(await info(b.upstreamUrl, deploymentId)).toMatchObject({ deployment_id: deploymentId });
 
     const failing = driver.deploy(spec(randomUUID(), { LANGSMITH_TRACING: 'true', LANGSMITH_ENDPOINT: 'not a url' }), new AbortController().signal);
     await expect(failing).rejects.toThrow(DeployError);

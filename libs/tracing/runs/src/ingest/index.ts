@@ -2,7 +2,6 @@ export * from './ingest-batch';
 export * from './ingest-runs.usecase';
 export * from './get-run.usecase';
 export * from './multipart-batch.parser';
-export * from './request-body';
 export { parseRunTime, parseEpochMicros, isoFromMicros } from './run-time';
 export { parseDottedOrder, type DottedOrderSegment } from './dotted-order';
 export { usageFromRun, type TokenUsage } from './token-usage';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ValidationError } from '@platform/errors';
 import { parseMultipartBatch } from './multipart-batch.parser';
-import { PayloadTooLargeError } from './request-body';
+import { PayloadTooLargeError } from '@platform/http-server';
 
 const BOUNDARY = '----LangSmithFormBoundaryabc123';
 const ID = '01a1fe2c-fe42-7000-8000-02b1ab0a641d';

@@ -5,7 +5,7 @@ import { isUuid } from '@platform/ids';
 import { checkAttachment, type RunAttachment } from '../attachments/run-attachment';
 import { toFeedbackRecord } from './feedback';
 import type { IngestBatch } from './ingest-batch';
-import { PayloadTooLargeError, parseJson } from './request-body';
+import { PayloadTooLargeError, parseJson } from '@platform/http-server';
 import { runOperations, type OperationKind } from './run-operation';
 
 const RUN_PART = /^(post|patch)\.([^.]+)(?:\.([^.]+))?$/;

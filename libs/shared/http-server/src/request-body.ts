@@ -3,14 +3,19 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Decompress } from 'fzstd';
 import { InputError, ValidationError } from '@platform/errors';
 
-/** A body over the configured size (413). */
-export class PayloadTooLargeError extends InputError {
-  readonly status = 413;
+/** A request body that could not be read as sent (400 unless a subclass says otherwise): the client's mistake. */
+export class RequestBodyError extends InputError {
+  readonly status: number = 400;
 }
 
-/** A `Content-Encoding` this service does not decode (415). */
-export class UnsupportedEncodingError extends InputError {
-  readonly status = 415;
+/** A body over the route's size limit (413). */
+export class PayloadTooLargeError extends RequestBodyError {
+  override readonly status = 413;
+}
+
+/** A `Content-Encoding` or charset this service does not decode (415). */
+export class UnsupportedEncodingError extends RequestBodyError {
+  override readonly status = 415;
 }
 
 /** Counts bytes through it and fails once more than `max` passed. */
@@ -40,7 +45,7 @@ class ZstdDecode extends Transform {
       this.decoder.push(chunk);
       done();
     } catch (err) {
-      done(new InputError(`Body is not valid zstd: ${(err as Error).message}`));
+      done(new RequestBodyError(`Body is not valid zstd: ${(err as Error).message}`));
     }
   }
   override _flush(done: TransformCallback): void {
@@ -48,17 +53,17 @@ class ZstdDecode extends Transform {
       this.decoder.push(new Uint8Array(0), true);
       done();
     } catch (err) {
-      done(new InputError(`Body is not valid zstd: ${(err as Error).message}`));
+      done(new RequestBodyError(`Body is not valid zstd: ${(err as Error).message}`));
     }
   }
 }
 
-/** Renames a zlib failure (bad gzip data) as the client's error it is. */
+/** Renames a zlib failure (bad gzip or br data) as the client's error it is. */
 function asInputError(decoder: Transform, encoding: string): Transform {
   const emit = decoder.emit.bind(decoder);
   decoder.emit = ((event: string, ...args: unknown[]) =>
     event === 'error' && !(args[0] instanceof InputError)
-      ? emit('error', new InputError(`Body is not valid ${encoding}: ${(args[0] as Error).message}`))
+      ? emit('error', new RequestBodyError(`Body is not valid ${encoding} (Content-Encoding: ${encoding}): ${(args[0] as Error).message}`))
       : emit(event, ...args)) as typeof decoder.emit;
   return decoder;
 }
@@ -82,17 +87,17 @@ function decoderFor(encoding: string): Transform | undefined {
   }
 }
 
-export interface BodyLimits {
+export interface DecodeLimits {
   /** Largest body accepted, in bytes, both as sent and once decoded. */
   maxBytes: number;
 }
 
 /**
  * The request body decoded from its `Content-Encoding`, with the size limit applied before and after decoding.
- * Errors (bad compressed data, too large) are emitted by the returned stream as InputErrors. The source is piped,
+ * Errors (bad compressed data, too large, cut short) are emitted by the returned stream as RequestBodyErrors. The source is piped,
  * not destroyed on failure, so the caller can still answer on its connection.
  */
-export function decodeBody(source: Readable, contentEncoding: string | undefined, contentLength: string | undefined, limits: BodyLimits): Readable {
+export function decodeBody(source: Readable, contentEncoding: string | undefined, contentLength: string | undefined, limits: DecodeLimits): Readable {
   const declared = contentLength === undefined ? undefined : Number(contentLength);
   if (declared !== undefined && declared > limits.maxBytes) {
     throw new PayloadTooLargeError(`Request body is larger than ${limits.maxBytes} bytes`);
@@ -103,7 +108,8 @@ export function decodeBody(source: Readable, contentEncoding: string | undefined
   let stream: Readable = source;
   for (const stage of stages) {
     const upstream = stream;
-    upstream.on('error', (err) => stage.destroy(err));
+    // The source's own failure is the connection's (the client went away mid-body), not the server's.
+    upstream.on('error', (err) => stage.destroy(upstream === source && !(err instanceof InputError) ? new RequestBodyError(`Request body ended early: ${err.message}`) : err));
     stream = upstream.pipe(stage);
   }
   return stream;

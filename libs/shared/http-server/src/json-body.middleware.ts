@@ -1,0 +1,86 @@
+import type { Request, RequestHandler } from 'express';
+import { ValidationError } from '@platform/errors';
+import { bodyLimitOf, MiB } from './body-limits';
+import { UnsupportedEncodingError, decodeBody, readAll } from './request-body';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** A JSON body that does not parse: FastAPI's `json_invalid` 422 (JSON-RPC routes answer a parse error instead). */
+export class JsonBodyError extends ValidationError {
+  constructor(readonly reason: string) {
+    super([{ loc: ['body', 0], msg: `JSON decode error: ${reason}`, type: 'json_invalid' }]);
+  }
+}
+
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+function checkCharset(req: Request): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new UnsupportedEncodingError(`Unsupported charset "${charset}": JSON bodies are UTF-8`);
+  }
+}
+
+// As express.json() in strict mode: only an object or an array is a request body.
+function parseStrict(text: string): unknown {
+  if (text.trim() === '') return {};
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') throw new JsonBodyError(`expected an object or an array, got ${JSON.stringify(text.trim().slice(0, 20))}`);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new JsonBodyError((err as Error).message);
+  }
+}
+
+/** How much of a refused body is still read (and dropped) before the connection is cut instead. */
+const DRAIN_MAX_BYTES = 128 * MiB;
+
+/** Reads the rest of a refused body, dropping it, so the answer reaches a client (or proxy) still sending it. */
+function drain(req: Request): Promise<void> {
+  return new Promise((resolve) => {
+    let dropped = 0;
+    req.unpipe();
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
+    });
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.resume();
+  });
+}
+
+/**
+ * Runs a read of the request body. The limit is enforced as the body streams in, so nothing past it is ever held;
+ * after a failure the rest of the body is read and dropped before the error is answered (clients and proxies
+ * still sending would otherwise see a reset, not the 413), and past DRAIN_MAX_BYTES the connection is cut.
+ */
+export async function readingBody<T>(req: Request, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!req.complete) await drain(req);
+    throw err;
+  }
+}
+
+/**
+ * Parses a JSON request body into `req.body` (other content types are left unread), decoded from its
+ * Content-Encoding and held to the route's body limit while it streams in.
+ */
+export function jsonBody(): RequestHandler {
+  return async (req, res, next) => {
+    if (req.body !== undefined || !hasBody(req) || !req.is(JSON_TYPES)) return next();
+    try {
+      const raw = await readingBody(req, () => {
+        checkCharset(req);
+        return readAll(decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) }));
+      });
+      req.body = parseStrict(raw.toString('utf8'));
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
