@@ -15,6 +15,7 @@ import { createAgentServerMetrics } from './agent-server.metrics';
 import { createAgentServerApp } from './app';
 import type { AgentServerConfig } from './config';
 import { openDatabase } from './database';
+import { installSdkGlobals } from './sdk/sdk-globals';
 
 function schemaCacheDir(config: AgentServerConfig): string {
   if (config.GRAPH_SCHEMA_CACHE_DIR) return path.resolve(config.GRAPH_SCHEMA_CACHE_DIR);
@@ -34,6 +35,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     await db.prepare({ migrate: config.MIGRATE_ON_START });
 
+    // Before the deployment's modules load: they may take `getLogger()` at import.
+    const loopback = installSdkGlobals(logger, { secret: config.INTERNAL_SECRET, deploymentId: config.DEPLOYMENT_ID });
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
@@ -122,6 +125,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       auth,
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    loopback.bind(http.url);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());
     return { name: 'agent-server', url: http.url };
