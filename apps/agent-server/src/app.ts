@@ -12,7 +12,7 @@ import { a2aRoutes } from './http/a2a.routes';
 import { assistantThreadsDeleter } from './http/assistant-threads';
 import { assistantsRoutes } from './http/assistants.routes';
 import { cronsRoutes } from './http/crons.routes';
-import { authenticateCaller, deploymentAuthHeaders } from './http/deployment-auth.middleware';
+import { authenticateCaller, deploymentAuthHeaders, type HandedCallers } from './http/deployment-auth.middleware';
 import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
 import { jsonRpcParseErrors } from './http/json-rpc';
@@ -40,10 +40,15 @@ export interface AgentServerDeps {
   tracing: boolean;
   /** The deployment's own auth (langgraph.json `auth.path`), after the gateway's: every route but the open ones. */
   auth?: DeploymentAuth;
+  /** Callers the project's HTTP app (`http.app`, in front of these routes) authenticated, under this header. */
+  handedCallers?: { callers: HandedCallers; header: string };
 }
 
 // Open without the deployment's auth, as on LangGraph Platform: server info, the API docs, UI assets.
-const isOpenPath = (req: Request) => req.path === '/info' || isDocsPath(req.path) || (req.method === 'GET' && (req.path === '/ui' || req.path.startsWith('/ui/')));
+export const isOpenPath = (req: Request) => req.path === '/info' || isDocsPath(req.path) || (req.method === 'GET' && (req.path === '/ui' || req.path.startsWith('/ui/')));
+
+/** Paths open without the gateway's signature: the probes (createHttpApp's) and the API docs. */
+export const isPublicPath = (path: string) => path === '/ok' || path === '/ready' || path === '/metrics' || isDocsPath(path);
 
 /** Run inputs, state updates and store values may carry documents or images: one limit for every route (README, errors). */
 export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
@@ -57,7 +62,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     identity: { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
     bodyLimits: AGENT_SERVER_BODY_LIMITS,
     routes: (app) => {
-      if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath));
+      if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath, deps.handedCallers));
       app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
       // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
       // Then runs, the hot path (express tries routers in order).

@@ -12,8 +12,11 @@ import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';
-import { createAgentServerApp } from './app';
+import { createAgentServerApp, isOpenPath, isPublicPath } from './app';
 import type { AgentServerConfig } from './config';
+import { CALLER_HEADER, CallerHandoff } from './custom-app/caller-handoff';
+import { createCustomAppFront } from './custom-app/custom-app.front';
+import { loadCustomApp } from './custom-app/load-custom-app';
 import { openDatabase } from './database';
 import { installSdkGlobals } from './sdk/sdk-globals';
 
@@ -42,6 +45,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
     const auth = project.auth ? await loadDeploymentAuth(project.auth.path, project.dir) : undefined;
     if (project.auth) logger.info({ auth: project.auth.path }, 'auth: the deployment authenticates every request');
+    const customApp = project.http.app ? await loadCustomApp(project.http.app, project.dir) : undefined;
+    if (customApp) logger.info({ app: project.http.app }, 'http.app: the project\'s routes and middleware come first');
     const checkpointer = new PrismaCheckpointSaver(db.prisma);
     const storeSettings = parseStoreSettings(project.store);
     const indexed = storeSettings.index;
@@ -107,6 +112,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     // Registered after the runs: stops before them, so no firing creates a run on a stopping server.
     lifecycle.onShutdown('crons', () => cronScheduler.stop());
 
+    const handoff = new CallerHandoff();
     const app = createAgentServerApp({
       logger,
       internalSecret: config.INTERNAL_SECRET,
@@ -123,8 +129,24 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       streaming: { sseHeartbeatMs: config.SSE_HEARTBEAT_INTERVAL, waitKeepAliveMs: config.WAIT_KEEPALIVE_INTERVAL },
       tracing: Boolean(tracing),
       auth,
+      handedCallers: customApp ? { callers: handoff, header: CALLER_HEADER } : undefined,
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    let listener = app;
+    if (customApp) {
+      // The core routes on the loopback interface, behind the project's app on the server's address.
+      const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0), (h) => h.close());
+      listener = createCustomAppFront({
+        logger,
+        app: customApp,
+        coreUrl: () => core.url,
+        internalSecret: config.INTERNAL_SECRET,
+        deploymentId: config.DEPLOYMENT_ID,
+        isPublicPath,
+        auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },
+        handoff,
+      });
+    }
+    const http = await lifecycle.use('http', startHttpServer(listener, config.HOST, config.PORT), (h) => h.close());
     loopback.bind(http.url);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());

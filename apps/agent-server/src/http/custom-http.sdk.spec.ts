@@ -7,10 +7,16 @@ jest.setTimeout(90_000);
 
 const FIXTURES = path.resolve(__dirname, '../../e2e/fixtures');
 
-/** What the SDK finds of the platform inside a deployment (e2e/fixtures/http-graphs.ts): getLogger, a Client without URL. */
-describe('the SDK inside a deployment: getLogger() and a Client without apiUrl', () => {
+/**
+ * A project's own HTTP app (`http.app`, e2e/fixtures/http-app.ts) in front of the core routes, and what the SDK finds
+ * of the platform inside a deployment (e2e/fixtures/http-graphs.ts): getLogger(), a Client without URL.
+ */
+describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a deployment", () => {
   let running: TestAgentServer;
-  const sdk = () => new Client({ apiUrl: running.server.url, apiKey: null, defaultHeaders: running.headers, callerOptions: { maxRetries: 0 } });
+  const sdk = (headers: Record<string, string> = {}) =>
+    new Client({ apiUrl: running.server.url, apiKey: null, defaultHeaders: { ...running.headers, ...headers }, callerOptions: { maxRetries: 0 } });
+  const raw = (route: string, init: RequestInit = {}) =>
+    fetch(`${running.server.url}${route}`, { ...init, headers: { 'content-type': 'application/json', ...running.headers, ...init.headers } });
 
   beforeAll(async () => {
     running = await startTestAgentServer({ langgraphConfigPath: path.join(FIXTURES, 'http-langgraph.json') });
@@ -20,5 +26,66 @@ describe('the SDK inside a deployment: getLogger() and a Client without apiUrl',
   it('loads a graph that takes getLogger() at import, and its Client without a URL reaches this same server', async () => {
     const thread = await sdk().threads.create();
     expect(await sdk().runs.wait(thread.thread_id, 'self', { input: {} })).toEqual({ graphs: ['echo', 'self'], thread: thread.thread_id });
+  });
+
+  it("answers the app's routes first, its middleware stamping them", async () => {
+    const hello = await raw('/custom/hello?x=1');
+    expect({ status: hello.status, stamp: hello.headers.get('x-custom-middleware'), body: await hello.json() }).toEqual({
+      status: 200,
+      stamp: 'seen',
+      body: { hello: 'world', path: '/custom/hello' },
+    });
+    const echo = await raw('/custom/echo', { method: 'POST', body: JSON.stringify({ ping: 1 }) });
+    expect({ status: echo.status, body: await echo.json() }).toEqual({ status: 201, body: { echoed: { ping: 1 } } });
+  });
+
+  it('wraps the core routes in its middleware, which may rewrite a request body; the rest is as without it', async () => {
+    const ok = await raw('/ok');
+    expect({ status: ok.status, stamp: ok.headers.get('x-custom-middleware'), body: await ok.json() }).toEqual({ status: 200, stamp: 'seen', body: { ok: true } });
+    const rewritten = await sdk({ 'x-rewrite': '1' }).threads.create({ metadata: { via: 'sdk' } });
+    expect(rewritten.metadata).toEqual({ via: 'sdk', rewritten: true });
+    expect((await sdk().threads.get(rewritten.thread_id)).metadata).toEqual({ via: 'sdk', rewritten: true });
+    // Streams come through as they are made.
+    const chunks = [];
+    for await (const chunk of sdk().runs.stream(rewritten.thread_id, 'echo', { input: {}, streamMode: 'values' })) chunks.push(chunk.event);
+    expect(chunks).toEqual(['metadata', 'values']);
+    const missing = await raw('/custom/nope');
+    expect({ status: missing.status, stamp: missing.headers.get('x-custom-middleware'), body: await missing.json() }).toEqual({
+      status: 404,
+      stamp: 'seen',
+      body: { detail: 'Not Found' },
+    });
+  });
+
+  it("keeps the gateway's check in front of the app's routes", async () => {
+    const unsigned = await fetch(`${running.server.url}/custom/hello`);
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.headers.get('x-custom-middleware')).toBeNull();
+  });
+});
+
+describe("the project's HTTP app under the deployment's own auth", () => {
+  let running: TestAgentServer;
+  const raw = (route: string, token?: string) =>
+    fetch(`${running.server.url}${route}`, { headers: { ...running.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const calls = async () => ((await (await raw('/custom/authenticate-calls', 'token-alice')).json()) as { calls: number }).calls;
+
+  beforeAll(async () => {
+    running = await startTestAgentServer({ langgraphConfigPath: path.join(FIXTURES, 'http-auth-langgraph.json') });
+  });
+  afterAll(() => running?.stop());
+
+  it('authenticates the custom routes as the core ones, once per request, one caller for both', async () => {
+    expect((await raw('/custom/hello')).status).toBe(401);
+    expect((await raw('/custom/hello', 'token-alice')).status).toBe(200);
+    const alice = new Client({ apiUrl: running.server.url, apiKey: null, defaultHeaders: { ...running.headers, authorization: 'Bearer token-alice' } });
+    const before = await calls();
+    const thread = await alice.threads.create();
+    // Two requests (this one and the count): one authenticate each, though the app forwarded the first to the core.
+    expect((await calls()) - before).toBe(2);
+    expect(thread.metadata).toEqual({ owner: 'alice' });
+    // A custom route asking the deployment (a Client without URL) as its caller sees what the caller owns.
+    expect(await (await raw('/custom/my-threads', 'token-alice')).json()).toEqual({ count: 1 });
+    expect(await (await raw('/custom/my-threads', 'token-bob')).json()).toEqual({ count: 0 });
   });
 });

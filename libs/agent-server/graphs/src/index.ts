@@ -9,6 +9,7 @@ export {
 } from './project/load-langgraph-project';
 export { importExport, platformNodeModules } from './project/graph-module-loader';
 export { parseGraphSpec, type GraphSpec } from './project/graph-spec';
+export type { HttpConfig } from './project/langgraph-config.schema';
 export type { AssistantGraphSchemas, GraphSchema, JsonSchema } from './introspection/graph-schema';
 export { toAssistantGraphSchemas } from './introspection/graph-schema';
 export { runtimeGraphSchema } from './introspection/runtime-graph-schema';
