@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
@@ -18,6 +19,7 @@ import { CALLER_HEADER, CallerHandoff } from './custom-app/caller-handoff';
 import { createCustomAppFront } from './custom-app/custom-app.front';
 import { loadCustomApp } from './custom-app/load-custom-app';
 import { openDatabase } from './database';
+import { mountAt } from './http/mount-prefix';
 import { installSdkGlobals } from './sdk/sdk-globals';
 
 function schemaCacheDir(config: AgentServerConfig): string {
@@ -97,6 +99,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       },
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
+      webhooks: !project.http.disable_webhooks,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
@@ -129,9 +132,10 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       streaming: { sseHeartbeatMs: config.SSE_HEARTBEAT_INTERVAL, waitKeepAliveMs: config.WAIT_KEEPALIVE_INTERVAL },
       tracing: Boolean(tracing),
       auth,
+      http: project.http,
       handedCallers: customApp ? { callers: handoff, header: CALLER_HEADER } : undefined,
     });
-    let listener = app;
+    let listener: RequestListener = app;
     if (customApp) {
       // The core routes on the loopback interface, behind the project's app on the server's address.
       const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0), (h) => h.close());
@@ -143,11 +147,13 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         deploymentId: config.DEPLOYMENT_ID,
         isPublicPath,
         auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },
+        cors: project.http.cors,
         handoff,
       });
     }
-    const http = await lifecycle.use('http', startHttpServer(listener, config.HOST, config.PORT), (h) => h.close());
-    loopback.bind(http.url);
+    const prefix = project.http.mount_prefix;
+    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT), (h) => h.close());
+    loopback.bind(`${http.url}${prefix ?? ''}`);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());
     return { name: 'agent-server', url: http.url };

@@ -3,8 +3,10 @@ import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import express, { type Express, type Request } from 'express';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { DeploymentAuth } from '@platform/agent-server-auth';
+import type { HttpConfig } from '@platform/agent-server-graphs';
 import { errorHandler, requestId, trustedIdentity } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { corsMiddleware } from '../http/cors.middleware';
 import { authenticateCaller, deploymentAuthHeaders } from '../http/deployment-auth.middleware';
 import type { CallerHandoff } from './caller-handoff';
 import { forwardToCore } from './forward-to-core';
@@ -32,6 +34,8 @@ export interface CustomAppFrontDeps {
   isPublicPath: (path: string) => boolean;
   /** The deployment's auth and its open paths: with `authenticateCustomRoutes`, it runs before the project's app. */
   auth?: { auth: DeploymentAuth; isOpen: (req: Request) => boolean; authenticateCustomRoutes: boolean };
+  /** langgraph.json `http.cors`: the project's routes answer with the same CORS headers as the core ones. */
+  cors?: HttpConfig['cors'];
   handoff: CallerHandoff;
 }
 
@@ -56,6 +60,7 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
   front.disable('x-powered-by');
   front.set('trust proxy', true);
   front.use(requestId(deps.logger));
+  if (deps.cors) front.use(corsMiddleware(deps.cors));
   front.use(trustedIdentity({ secret: deps.internalSecret, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
   if (deps.auth?.authenticateCustomRoutes) front.use(authenticateCaller(deps.auth.auth, deps.auth.isOpen));
   front.use((req, res, next) => {

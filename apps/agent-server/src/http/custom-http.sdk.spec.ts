@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
-import { startTestAgentServer, type TestAgentServer } from './agent-server.testing';
+import { receiveWebhooks, startTestAgentServer, type TestAgentServer } from './agent-server.testing';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
 jest.setTimeout(90_000);
@@ -57,6 +57,15 @@ describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a 
     });
   });
 
+  it('copies x-* headers and user-agent into the run config, but not the API key nor the gateway identity', async () => {
+    const thread = await sdk().threads.create();
+    const result = (await sdk({ 'x-flavour': 'spicy', 'x-api-key': 'secret', 'user-agent': 'tests/1' }).runs.wait(thread.thread_id, 'echo', { input: {} })) as {
+      configurable: Record<string, unknown>;
+    };
+    expect(result.configurable).toMatchObject({ 'x-flavour': 'spicy', 'user-agent': 'tests/1' });
+    expect(Object.keys(result.configurable).filter((name) => name.startsWith('x-') && name !== 'x-flavour' && name !== 'x-request-id')).toEqual([]);
+  });
+
   it("keeps the gateway's check in front of the app's routes", async () => {
     const unsigned = await fetch(`${running.server.url}/custom/hello`);
     expect(unsigned.status).toBe(401);
@@ -87,5 +96,74 @@ describe("the project's HTTP app under the deployment's own auth", () => {
     // A custom route asking the deployment (a Client without URL) as its caller sees what the caller owns.
     expect(await (await raw('/custom/my-threads', 'token-alice')).json()).toEqual({ count: 1 });
     expect(await (await raw('/custom/my-threads', 'token-bob')).json()).toEqual({ count: 0 });
+  });
+});
+
+describe('langgraph.json http options: mount_prefix, disable_*, cors, configurable_headers', () => {
+  let running: TestAgentServer;
+  const at = (route: string, init: RequestInit = {}) =>
+    fetch(`${running.server.url}${route}`, { ...init, headers: { 'content-type': 'application/json', ...running.headers, ...init.headers } });
+  const sdk = (headers: Record<string, string> = {}) =>
+    new Client({ apiUrl: `${running.server.url}/agent`, apiKey: null, defaultHeaders: { ...running.headers, ...headers }, callerOptions: { maxRetries: 0 } });
+
+  beforeAll(async () => {
+    running = await startTestAgentServer({ langgraphConfigPath: path.join(FIXTURES, 'http-options-langgraph.json') });
+  });
+  afterAll(() => running?.stop());
+
+  it('serves every route under the prefix (the probes at the root too), a Client without URL included', async () => {
+    expect((await at('/threads', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect((await at('/agent/threads', { method: 'POST', body: '{}' })).status).toBe(200);
+    expect((await at('/agent-other/threads', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect((await at('/ok')).status).toBe(200);
+    expect((await at('/agent/ok')).status).toBe(200);
+    const thread = await sdk().threads.create();
+    expect(await sdk().runs.wait(thread.thread_id, 'self', { input: {} })).toEqual({ graphs: ['echo', 'self'], thread: thread.thread_id });
+  });
+
+  it('turns off the routes it disables, and webhooks', async () => {
+    for (const [method, route] of [
+      ['GET', '/agent/info'],
+      ['POST', '/agent/store/items/search'],
+      ['POST', '/agent/mcp'],
+      ['GET', '/agent/.well-known/agent-card.json'],
+    ]) {
+      expect({ route, status: (await at(route, { method, body: method === 'POST' ? '{}' : undefined })).status }).toEqual({ route, status: 404 });
+    }
+    const hooks = await receiveWebhooks();
+    try {
+      const thread = await sdk().threads.create();
+      await sdk().runs.wait(thread.thread_id, 'echo', { input: {}, webhook: hooks.url });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(hooks.received).toEqual([]);
+    } finally {
+      hooks.close();
+    }
+  });
+
+  it('answers CORS as configured: a matching origin echoed with credentials, a preflight without the gateway', async () => {
+    const ok = await at('/ok', { headers: { origin: 'https://app.example' } });
+    expect([ok.headers.get('access-control-allow-origin'), ok.headers.get('access-control-allow-credentials')]).toEqual(['https://app.example', 'true']);
+    expect(ok.headers.get('access-control-expose-headers')).toContain('x-trace');
+    expect((await at('/ok', { headers: { origin: 'https://evil.test' } })).headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${running.server.url}/agent/threads`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+    });
+    expect({
+      status: preflight.status,
+      origin: preflight.headers.get('access-control-allow-origin'),
+      methods: preflight.headers.get('access-control-allow-methods'),
+      headers: preflight.headers.get('access-control-allow-headers'),
+      maxAge: preflight.headers.get('access-control-max-age'),
+    }).toEqual({ status: 204, origin: 'https://app.example', methods: 'GET, HEAD, PUT, POST, DELETE, PATCH', headers: 'content-type,x-api-key', maxAge: '600' });
+  });
+
+  it('copies only the headers configurable_headers includes and does not exclude', async () => {
+    const thread = await sdk().threads.create();
+    const headers = { 'x-flavour': 'spicy', 'x-team-name': 'red', 'x-team-secret': 'hush', 'x-other': 'no', 'user-agent': 'tests/1' };
+    const result = (await sdk(headers).runs.wait(thread.thread_id, 'echo', { input: {} })) as { configurable: Record<string, unknown> };
+    const copied = Object.fromEntries(Object.entries(result.configurable).filter(([name]) => name in headers));
+    expect(copied).toEqual({ 'x-flavour': 'spicy', 'x-team-name': 'red' });
   });
 });

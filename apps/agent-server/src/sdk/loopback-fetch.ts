@@ -11,7 +11,7 @@ export const LOOPBACK_IDENTITY: Identity = { tenantId: 'deployment', organizatio
 
 export interface LoopbackFetch {
   fetch: typeof fetch;
-  /** Where the server listens (its URL once bound); until then a loopback request fails with a clear error. */
+  /** Where the server listens (its URL once bound, with `http.mount_prefix`); until then a loopback request fails. */
   bind(url: string): void;
 }
 
@@ -19,7 +19,7 @@ export interface LoopbackFetch {
 function reachable(url: string): string {
   const parsed = new URL(url);
   if (parsed.hostname === '0.0.0.0' || parsed.hostname === '[::]') parsed.hostname = '127.0.0.1';
-  return parsed.origin;
+  return `${parsed.origin}${parsed.pathname.replace(/\/$/, '')}`;
 }
 
 /**
