@@ -2,7 +2,7 @@ import type { Express, Request } from 'express';
 import type { AssistantRepository } from '@platform/agent-server-assistants';
 import type { DeploymentAuth } from '@platform/agent-server-auth';
 import type { CronRepository } from '@platform/agent-server-crons';
-import type { GraphRegistry, HttpConfig } from '@platform/agent-server-graphs';
+import type { GraphRegistry, HttpConfig, UiAsset } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
@@ -22,6 +22,7 @@ import { mcpRoutes } from './http/mcp.routes';
 import { runsRoutes } from './http/runs.routes';
 import { storeRoutes } from './http/store.routes';
 import { threadsRoutes } from './http/threads.routes';
+import { uiRoutes } from './http/ui.routes';
 
 export interface AgentServerDeps {
   logger: Logger;
@@ -44,6 +45,8 @@ export interface AgentServerDeps {
   auth?: DeploymentAuth;
   /** langgraph.json `http`: routes turned off (`disable_*`), `cors`, `configurable_headers`. */
   http?: HttpConfig;
+  /** Each graph's generative UI bundle (langgraph.json `ui`), served under `/ui`. */
+  ui?: Record<string, UiAsset[]>;
   /** Callers the project's HTTP app (`http.app`, in front of these routes) authenticated, under this header. */
   handedCallers?: { callers: HandedCallers; header: string };
 }
@@ -99,6 +102,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       if (!http.disable_mcp) app.use(
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
+      if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
       app.use(docsRoutes({ version: deps.version }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.

@@ -5,7 +5,7 @@ import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
-import { createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
+import { bundleGraphUi, createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
@@ -48,6 +48,9 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const auth = project.auth ? await loadDeploymentAuth(project.auth.path, project.dir) : undefined;
     if (project.auth) logger.info({ auth: project.auth.path }, 'auth: the deployment authenticates every request');
     const customApp = project.http.app ? await loadCustomApp(project.http.app, project.dir) : undefined;
+    const uiEntries = project.http.disable_ui ? {} : project.ui.entries;
+    const ui = await bundleGraphUi(uiEntries, { dir: project.dir, shared: project.ui.shared });
+    if (Object.keys(ui).length > 0) logger.info({ graphs: Object.keys(ui) }, 'ui: components bundled');
     if (customApp) logger.info({ app: project.http.app }, 'http.app: the project\'s routes and middleware come first');
     const checkpointer = new PrismaCheckpointSaver(db.prisma);
     const storeSettings = parseStoreSettings(project.store);
@@ -133,6 +136,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing: Boolean(tracing),
       auth,
       http: project.http,
+      ui,
       handedCallers: customApp ? { callers: handoff, header: CALLER_HEADER } : undefined,
     });
     let listener: RequestListener = app;

@@ -1,36 +1,63 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type { HttpBindings } from '@hono/node-server';
 import type { Response as ExpressResponse } from 'express';
 import type { Access } from '@platform/agent-server-auth';
 import { CALLER_HEADER, type CallerHandoff } from './caller-handoff';
 import type { CustomAppContext } from './load-custom-app';
 
-// Headers of one connection, not of the request: fetch sets its own (and refuses some).
-const HOP_BY_HOP = ['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'proxy-connection'];
+// Headers of one connection, not of the request (the body is sent again, with its own length).
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', CALLER_HEADER]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
+
+function send(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer; signal: AbortSignal }): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: init.method, headers: init.headers, signal: init.signal }, resolve);
+    request.on('error', reject);
+    request.end(init.body);
+  });
+}
+
+function responseOf(answer: IncomingMessage, method: string): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const status = answer.statusCode ?? 502;
+  const empty = NULL_BODY.has(status) || method === 'HEAD';
+  if (empty) answer.resume();
+  // Streams (SSE) come back as the core writes them.
+  const body = empty ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>);
+  return new Response(body, { status, statusText: answer.statusMessage, headers });
+}
 
 /**
  * The handler behind the project's routes: the request as the app's middleware left it (it may have rewritten the
- * body or headers) goes to the core routes, and their answer comes back through the middleware (which may add
- * headers). The caller the front authenticated goes with it (`handoff`); the body streams back as it comes (SSE).
+ * body or headers; its Host is kept, so links the core hands out name the host the client called) goes to the core
+ * routes, and their answer comes back through the middleware (which may add headers). The caller the front
+ * authenticated goes with it (`handoff`).
  */
 export function forwardToCore(coreUrl: () => string, handoff: CallerHandoff) {
   return async (c: CustomAppContext): Promise<Response> => {
     const request = c.req.raw;
     const { pathname, search } = new URL(request.url);
-    const headers = new Headers(request.headers);
-    for (const name of HOP_BY_HOP) headers.delete(name);
-    headers.delete(CALLER_HEADER);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    });
+    const incoming = (c.env as HttpBindings | undefined)?.incoming;
+    if (!headers['host'] && incoming?.headers.host) headers['host'] = incoming.headers.host;
     const access = ((c.env as HttpBindings | undefined)?.outgoing as unknown as ExpressResponse | undefined)?.locals?.['access'] as Access | undefined;
     const key = access ? handoff.hand(access) : undefined;
-    if (key) headers.set(CALLER_HEADER, key);
+    if (key) headers[CALLER_HEADER] = key;
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     try {
       // The request the middleware left (it may be a new one with a new body); one it read already, through Hono's cache.
-      const body = !hasBody ? undefined : request.bodyUsed ? await c.req.arrayBuffer() : await request.arrayBuffer();
-      const answer = await fetch(`${coreUrl()}${pathname}${search}`, { method: request.method, headers, body, redirect: 'manual', signal: request.signal });
-      const out = new Headers(answer.headers);
-      for (const name of ['connection', 'keep-alive', 'transfer-encoding']) out.delete(name);
-      return new Response(NULL_BODY.has(answer.status) ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: out });
+      const body = !hasBody ? undefined : Buffer.from(request.bodyUsed ? await c.req.arrayBuffer() : await request.arrayBuffer());
+      if (body) headers['content-length'] = String(body.byteLength);
+      const answer = await send(`${coreUrl()}${pathname}${search}`, { method: request.method, headers, body, signal: request.signal });
+      return responseOf(answer, request.method);
     } finally {
       if (key) handoff.drop(key);
     }

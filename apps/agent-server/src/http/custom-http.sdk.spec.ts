@@ -66,6 +66,32 @@ describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a 
     expect(Object.keys(result.configurable).filter((name) => name.startsWith('x-') && name !== 'x-flavour' && name !== 'x-request-id')).toEqual([]);
   });
 
+  it('bundles the graph UI (langgraph.json ui) and serves it as LoadExternalComponent loads it', async () => {
+    const html = await raw('/ui/self', { method: 'POST', body: JSON.stringify({ name: 'card' }) });
+    expect([html.status, html.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const host = new URL(running.server.url).host;
+    expect((await html.text()).split('\n')).toEqual([
+      `<link rel="stylesheet" href="http://${host}/ui/self/entrypoint.css" />`,
+      `<script src="http://${host}/ui/self/entrypoint.js" onload='__LGUI_self.render("card", "{{shadowRootId}}")'></script>`,
+    ]);
+    const script = await raw('/ui/self/entrypoint.js');
+    const code = await script.text();
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(code).toContain('var __LGUI_self');
+    expect(code).toContain('fixture-card');
+    // React and the shared package come from the page, not from the bundle.
+    expect(code).toContain('globalThis[Symbol.for("LGUI_REQUIRE")]');
+    expect(code).toContain('"@fixture/shared-widgets"');
+    expect(code).toContain('"react/jsx-runtime"');
+    const css = await raw('/ui/self/entrypoint.css');
+    expect([css.headers.get('content-type'), await css.text()]).toEqual(['text/css; charset=utf-8', expect.stringContaining('rebeccapurple')]);
+    // What is not there: a graph without UI, a file the bundle does not have, a request without a component name.
+    const none = await raw('/ui/echo', { method: 'POST', body: JSON.stringify({ name: 'card' }) });
+    expect([none.status, await none.json()]).toEqual([404, { detail: 'UI not found for agent "echo"' }]);
+    expect((await raw('/ui/self/other.js')).status).toBe(404);
+    expect((await raw('/ui/self', { method: 'POST', body: '{}' })).status).toBe(422);
+  });
+
   it("keeps the gateway's check in front of the app's routes", async () => {
     const unsigned = await fetch(`${running.server.url}/custom/hello`);
     expect(unsigned.status).toBe(401);

@@ -4,7 +4,7 @@ const PROBES = new Set(['/ok', '/ready', '/metrics']);
 
 /**
  * The server's routes under langgraph.json `http.mount_prefix` (`/my-agent/threads`); the probes stay at the root
- * too (the platform checks them there). Any other path is a 404.
+ * too (the platform checks them there). Any other path is a 404. The prefix joins `X-Forwarded-Prefix`.
  */
 export function mountAt(prefix: string | undefined, listener: RequestListener): RequestListener {
   if (!prefix) return listener;
@@ -13,6 +13,9 @@ export function mountAt(prefix: string | undefined, listener: RequestListener): 
     const rest = url.slice(prefix.length);
     if (url.startsWith(prefix) && (rest === '' || rest.startsWith('/') || rest.startsWith('?'))) {
       req.url = rest.startsWith('/') ? rest : `/${rest}`;
+      // Links the server hands out (UI assets, A2A) keep the prefix, after the gateway's own.
+      const forwarded = req.headers['x-forwarded-prefix'];
+      req.headers['x-forwarded-prefix'] = `${typeof forwarded === 'string' ? forwarded.replace(/\/+$/, '') : ''}${prefix}`;
       return listener(req, res);
     }
     if (PROBES.has(url.split('?')[0] ?? url)) return listener(req, res);

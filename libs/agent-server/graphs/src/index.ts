@@ -18,3 +18,4 @@ export { drawGraph, type GraphDrawing } from './introspection/graph-drawing';
 export { createTypeScriptSchemaSource, type TypeScriptSchemaSource, type TypeScriptSchemaSourceOptions } from './introspection/typescript/typescript-schema-source';
 export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';
 export { LANGGRAPH_VERSION } from './langgraph-version';
+export { bundleGraphUi, uiGlobalName, type UiAsset } from './ui/bundle-graph-ui';
