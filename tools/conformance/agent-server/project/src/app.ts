@@ -23,7 +23,7 @@ app.get('/custom/hello', (c) => c.json({ hello: 'world', path: c.req.path }));
 app.post('/custom/echo', async (c) => c.json({ echoed: await c.req.json() }, 201));
 
 app.get('/custom/graphs', async (c) => {
-  const assistants = await new Client({ apiKey: null }).assistants.search({ limit: 100 });
+  const assistants = await new Client({ apiKey: null }).assistants.search({ metadata: { created_by: 'system' }, limit: 100 });
   const graphs = [...new Set(assistants.map((assistant) => assistant.graph_id))].sort();
   logger.info('graphs listed', { count: graphs.length });
   return c.json({ graphs });
