@@ -48,6 +48,9 @@ export function forwardToCore(coreUrl: () => string, handoff: CallerHandoff) {
     });
     const incoming = (c.env as HttpBindings | undefined)?.incoming;
     if (!headers['host'] && incoming?.headers.host) headers['host'] = incoming.headers.host;
+    // `http.mount_prefix` joins the forwarded prefix on node's headers (mountAt), which the app's request was not made from.
+    const prefix = incoming?.headers['x-forwarded-prefix'];
+    if (typeof prefix === 'string') headers['x-forwarded-prefix'] = prefix;
     const access = ((c.env as HttpBindings | undefined)?.outgoing as unknown as ExpressResponse | undefined)?.locals?.['access'] as Access | undefined;
     const key = access ? handoff.hand(access) : undefined;
     if (key) headers[CALLER_HEADER] = key;

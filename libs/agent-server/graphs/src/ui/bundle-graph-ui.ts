@@ -38,6 +38,7 @@ async function bundleOne(graphId: string, file: string, dir: string, shared: str
   try {
     result = await build({
       entryPoints: ['entrypoint'],
+      absWorkingDir: dir,
       outdir: path.join(dir, 'dist'),
       write: false,
       bundle: true,
