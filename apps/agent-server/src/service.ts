@@ -52,6 +52,9 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const ui = await bundleGraphUi(uiEntries, { dir: project.dir, shared: project.ui.shared });
     if (Object.keys(ui).length > 0) logger.info({ graphs: Object.keys(ui) }, 'ui: components bundled');
     if (customApp) logger.info({ app: project.http.app }, 'http.app: the project\'s routes and middleware come first');
+    if (project.http.middleware_order === 'middleware_first') {
+      logger.warn('http.middleware_order: only auth_first is served (the deployment auth runs before the project\'s middleware)');
+    }
     const checkpointer = new PrismaCheckpointSaver(db.prisma);
     const storeSettings = parseStoreSettings(project.store);
     const indexed = storeSettings.index;

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { DeploymentAuth } from '@platform/agent-server-auth';
 import type { HttpConfig } from '@platform/agent-server-graphs';
-import { errorHandler, requestId, trustedIdentity } from '@platform/http-server';
+import { errorHandler, requestContext, requestId, trustedIdentity } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { corsMiddleware } from '../http/cors.middleware';
 import { authenticateCaller, deploymentAuthHeaders } from '../http/deployment-auth.middleware';
@@ -20,6 +20,17 @@ const standardRequest: MiddlewareHandler<{ Bindings: HttpBindings }> = async (c,
   const body = hasBody ? (Readable.toWeb(c.env.incoming) as ReadableStream<Uint8Array>) : undefined;
   c.req.raw = new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit);
   await next();
+};
+
+// A request the project's routes answered, logged as the core routes log theirs (forwarded ones the core logs).
+const customRouteLog: RequestHandler = (req, res, next) => {
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    if (res.locals['forwarded']) return;
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    requestContext(res).logger.info({ method: req.method, path: req.originalUrl, status: res.statusCode, duration_ms: durationMs, route: 'http.app' }, 'request');
+  });
+  next();
 };
 
 export interface CustomAppFrontDeps {
@@ -60,6 +71,7 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
   front.disable('x-powered-by');
   front.set('trust proxy', true);
   front.use(requestId(deps.logger));
+  front.use(customRouteLog);
   if (deps.cors) front.use(corsMiddleware(deps.cors));
   front.use(trustedIdentity({ secret: deps.internalSecret, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
   if (deps.auth?.authenticateCustomRoutes) front.use(authenticateCaller(deps.auth.auth, deps.auth.isOpen));

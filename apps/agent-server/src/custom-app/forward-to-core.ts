@@ -51,7 +51,10 @@ export function forwardToCore(coreUrl: () => string, handoff: CallerHandoff) {
     // `http.mount_prefix` joins the forwarded prefix on node's headers (mountAt), which the app's request was not made from.
     const prefix = incoming?.headers['x-forwarded-prefix'];
     if (typeof prefix === 'string') headers['x-forwarded-prefix'] = prefix;
-    const access = ((c.env as HttpBindings | undefined)?.outgoing as unknown as ExpressResponse | undefined)?.locals?.['access'] as Access | undefined;
+    const locals = ((c.env as HttpBindings | undefined)?.outgoing as unknown as ExpressResponse | undefined)?.locals;
+    const access = locals?.['access'] as Access | undefined;
+    // The core routes log it (the front logs only what the project's routes answer).
+    if (locals) locals['forwarded'] = true;
     const key = access ? handoff.hand(access) : undefined;
     if (key) headers[CALLER_HEADER] = key;
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
