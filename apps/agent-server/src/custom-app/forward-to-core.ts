@@ -10,12 +10,26 @@ import type { CustomAppContext } from './load-custom-app';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', CALLER_HEADER]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-function send(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer; signal: AbortSignal }): Promise<IncomingMessage> {
+type Body = Buffer | ReadableStream<Uint8Array> | undefined;
+
+function send(url: string, init: { method: string; headers: Record<string, string>; body: Body; signal: AbortSignal }): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: init.method, headers: init.headers, signal: init.signal }, resolve);
     request.on('error', reject);
-    request.end(init.body);
+    if (init.body instanceof ReadableStream) Readable.fromWeb(init.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(request);
+    else request.end(init.body);
   });
+}
+
+// The body as the app's middleware left it: unread, it streams on (chunked; the core enforces its size limit); read
+// already (Hono caches what it read), the cached bytes with their length.
+async function bodyOf(c: CustomAppContext, headers: Record<string, string>): Promise<Body> {
+  const request = c.req.raw;
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  if (!request.bodyUsed) return request.body ?? undefined;
+  const body = Buffer.from(await c.req.arrayBuffer());
+  headers['content-length'] = String(body.byteLength);
+  return body;
 }
 
 function responseOf(answer: IncomingMessage, method: string): Response {
@@ -57,11 +71,8 @@ export function forwardToCore(coreUrl: () => string, handoff: CallerHandoff) {
     if (locals) locals['forwarded'] = true;
     const key = access ? handoff.hand(access) : undefined;
     if (key) headers[CALLER_HEADER] = key;
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     try {
-      // The request the middleware left (it may be a new one with a new body); one it read already, through Hono's cache.
-      const body = !hasBody ? undefined : Buffer.from(request.bodyUsed ? await c.req.arrayBuffer() : await request.arrayBuffer());
-      if (body) headers['content-length'] = String(body.byteLength);
+      const body = await bodyOf(c, headers);
       const answer = await send(`${coreUrl()}${pathname}${search}`, { method: request.method, headers, body, signal: request.signal });
       return responseOf(answer, request.method);
     } finally {

@@ -49,6 +49,9 @@ describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a 
     const chunks = [];
     for await (const chunk of sdk().runs.stream(rewritten.thread_id, 'echo', { input: {}, streamMode: 'values' })) chunks.push(chunk.event);
     expect(chunks).toEqual(['metadata', 'values']);
+    // A body the middleware leaves unread streams on to the core routes, which hold it to their limit.
+    const huge = await raw('/threads', { method: 'POST', body: JSON.stringify({ metadata: { blob: 'x'.repeat(11 * 1024 * 1024) } }) });
+    expect(huge.status).toBe(413);
     const missing = await raw('/custom/nope');
     expect({ status: missing.status, stamp: missing.headers.get('x-custom-middleware'), body: await missing.json() }).toEqual({
       status: 404,
