@@ -67,7 +67,8 @@ describeWithService('DATABASE_URL', 'Postgres (thread streaming protocol e2e)')(
     const starter = a.client.threads.stream({ assistantId: 'slow' });
     const watcher = b.client.threads.stream(starter.threadId, { assistantId: 'slow' });
     try {
-      await starter.submitRun({ input: userMessage('across'), config: slowConfig(300) });
+      // `run.start` (not `submitRun`) opens the values projection `output` resolves from before the run can end.
+      await starter.run.start({ input: userMessage('across'), config: slowConfig(300) });
       const subscription = await watcher.subscribe({ channels: ['values', 'lifecycle'] });
       const seen: ProtocolEvent[] = [];
       await within(
