@@ -117,7 +117,7 @@ describeWithService('DATABASE_URL', 'Postgres (thread streaming protocol e2e)')(
       (events) => events.length >= 2,
     );
     expect(next.map((e) => [e.method, e.params.data['event']])).toEqual([
-      ['lifecycle', 'started'],
+      ['lifecycle', 'running'],
       ['lifecycle', 'completed'],
     ]);
     expect(next[0].seq).toBeGreaterThan(lastOfFirst);
@@ -176,6 +176,6 @@ describeWithService('DATABASE_URL', 'Postgres (thread streaming protocol auth e2
     // Alice herself reads her thread's events.
     const mine = await raw('alice', `/threads/${thread.threadId}/stream/events`, { channels: ['lifecycle'] });
     const events = await readEvents(mine, rootEnd);
-    expect(events.map((e) => e.params.data['event'])).toEqual(['started', 'completed']);
+    expect(events.map((e) => e.params.data['event'])).toEqual(['running', 'completed']);
   });
 });

@@ -1,12 +1,12 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import {
-  inputRespondParamsSchema,
   inputRespondRequest,
   isProtocolSeq,
   matchesFilter,
+  parseInputRespond,
+  parseRunStart,
   protocolCommandSchema,
-  runStartParamsSchema,
   runStartRequest,
   type RunService,
 } from '@platform/agent-server-runs';
@@ -31,10 +31,11 @@ const streamBody = z.looseObject({
   since: z.number().int().min(0).nullish(),
 });
 
-type CommandReply = { type: 'success'; id: number; result: Record<string, unknown> } | { type: 'error'; id: number | null; error: string; message: string };
+type CommandReply =
+  | { type: 'success'; id: number; result: Record<string, unknown>; meta?: Record<string, unknown> }
+  | { type: 'error'; id: number | null; error: string; message: string };
 
 const failure = (id: number, error: string, message: string): CommandReply => ({ type: 'error', id, error, message });
-const zodMessage = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ');
 
 // Last-Event-ID as a protocol seq (a raw SSE client resuming); anything else is no position.
 function lastEventSeq(header: string | undefined): number | undefined {
@@ -53,22 +54,30 @@ export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
   const { runs } = deps;
   const router = Router();
 
-  const command = async (res: Response, threadId: string, id: number, method: string, params: unknown): Promise<CommandReply> => {
+  // Whether the thread waits on interrupts (its runs' outcome, cached on the thread); false when it does not exist yet.
+  const interrupted = (threadId: string) =>
+    deps.threads.threads.get(threadId).then(
+      (thread) => thread.status === 'interrupted',
+      () => false,
+    );
+
+  const command = async (res: Response, threadId: string, id: number, method: string, params: Record<string, unknown> | null | undefined): Promise<CommandReply> => {
     switch (method) {
       case 'run.start': {
-        const parsed = runStartParamsSchema.safeParse(params ?? {});
-        if (!parsed.success) return failure(id, 'invalid_argument', zodMessage(parsed.error));
-        const run = await runs.create({ threadId }, runStartRequest(parsed.data), accessOf(res));
-        return { type: 'success', id, result: { run_id: run.run_id } };
+        const parsed = parseRunStart(params);
+        if (!parsed.ok) return failure(id, 'invalid_argument', parsed.message);
+        const run = await runs.create({ threadId }, runStartRequest(parsed.value, await interrupted(threadId)), accessOf(res));
+        return { type: 'success', id, result: { run_id: run.run_id }, meta: { thread_id: threadId } };
       }
       case 'input.respond': {
-        const parsed = inputRespondParamsSchema.safeParse(params ?? {});
-        if (!parsed.success) return failure(id, 'invalid_argument', zodMessage(parsed.error));
+        const parsed = parseInputRespond(params);
+        if (!parsed.ok) return failure(id, 'invalid_argument', parsed.message);
         const visible = await accessOf(res).authorize('threads:read', { thread_id: threadId });
         const [latest] = await runs.list(threadId, { limit: 1, offset: 0 }, visible);
-        if (!latest) return failure(id, 'no_such_run', `Thread ${threadId} has no run to resume`);
-        const run = await runs.create({ threadId }, inputRespondRequest(parsed.data, latest.assistant_id), accessOf(res));
-        return { type: 'success', id, result: { run_id: run.run_id } };
+        if (!latest) return failure(id, 'no_such_run', 'Thread has no active assistant; call run.start first.');
+        if (!(await interrupted(threadId))) return failure(id, 'invalid_argument', 'input.respond can only be used while the run is interrupted.');
+        await runs.create({ threadId }, inputRespondRequest(parsed.value, latest.assistant_id), accessOf(res));
+        return { type: 'success', id, result: {}, meta: { thread_id: threadId } };
       }
       case 'state.get': {
         const namespace = (params as { namespace?: unknown } | null)?.namespace;
@@ -95,7 +104,7 @@ export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
       case 'subscription.reconnect':
         return failure(id, 'not_supported', `${method} is not supported over HTTP by this server`);
       default:
-        return failure(id, 'unknown_command', `Unknown command: ${method}`);
+        return failure(id, 'unknown_command', `Unknown protocol command: ${method}`);
     }
   };
 

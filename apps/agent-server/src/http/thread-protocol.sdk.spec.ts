@@ -7,7 +7,7 @@ import { startTestAgentServer, type TestAgentServer } from './agent-server.testi
 jest.setTimeout(90_000);
 
 type Json = Record<string, unknown>;
-type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; data: Json } };
+type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; node?: string; data: Json } };
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });
 const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] } | undefined)?.messages ?? []).map((m) => m.content);
 const within = <T>(promise: PromiseLike<T>, ms = 20_000) =>
@@ -107,11 +107,19 @@ describe('thread streaming protocol through the official SDK', () => {
     }
     const methods = new Set(events.map((e) => e.method));
     expect([...methods]).toEqual(expect.arrayContaining(['lifecycle', 'values', 'updates']));
-    const child = events.find((e) => e.method === 'lifecycle' && e.params.namespace.length === 1);
-    expect(child?.params.data).toMatchObject({ event: 'started', graph_name: 'child' });
+    const lifecycle = events.filter((e) => e.method === 'lifecycle').map((e) => [e.params.namespace.length, e.params.data['event'], e.params.data['graph_name']]);
+    expect(lifecycle).toEqual([
+      [0, 'running', 'nested'],
+      [1, 'started', 'child'],
+      [1, 'completed', 'child'],
+      [0, 'completed', 'nested'],
+    ]);
     // The SDK merges the connections it rotates through: each event once, whatever their order.
     expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
-    expect(events.at(-1)?.params.data).toMatchObject({ event: 'completed' });
+    const update = events.find((e) => e.method === 'updates' && e.params.namespace.length === 0);
+    expect(update?.params.node).toBe('child');
+    expect(contents(update?.params.data)).toEqual(['hi', 'from the child graph']);
+    expect((update?.params.data['messages'] as Json[])[1]).toEqual({ type: 'ai', content: 'from the child graph', id: expect.any(String) });
   });
 
   it('reports an interrupt and resumes it with input.respond', async () => {
@@ -135,7 +143,7 @@ describe('thread streaming protocol through the official SDK', () => {
   it('resumes after a seq (since, Last-Event-ID) with the same numbering, and answers state.get', async () => {
     const threadId = randomUUID();
     const started = await (await post(`/threads/${threadId}/commands`, { id: 1, method: 'run.start', params: { assistant_id: 'progress', input: message('go') } })).json();
-    expect(started).toEqual({ type: 'success', id: 1, result: { run_id: expect.any(String) } });
+    expect(started).toEqual({ type: 'success', id: 1, result: { run_id: expect.any(String) }, meta: { thread_id: threadId } });
     const channels = ['lifecycle', 'values', 'updates', 'custom'];
     const all = await readEvents(await post(`/threads/${threadId}/stream/events`, { channels }), rootEnd);
     expect(all.map((e) => e.method)).toEqual(['lifecycle', 'values', 'custom', 'custom', 'custom', 'updates', 'values', 'lifecycle']);
@@ -158,7 +166,7 @@ describe('thread streaming protocol through the official SDK', () => {
       type: 'error',
       id: 7,
       error: 'unknown_command',
-      message: 'Unknown command: no.such.method',
+      message: 'Unknown protocol command: no.such.method',
     });
     expect(await (await post(`/threads/${threadId}/commands`, { id: 8, method: 'run.start', params: {} })).json()).toMatchObject({ type: 'error', id: 8, error: 'invalid_argument' });
     const noFrame = await post(`/threads/${threadId}/commands`, { method: 'run.start' });

@@ -14,11 +14,4 @@ export { readRunQueueDepth } from './run-queue.repository';
 export type { ProtocolEvent } from './protocol-events';
 export { matchesFilter, type ProtocolFilter } from './protocol-filter';
 export { isProtocolSeq } from './protocol-seq';
-export {
-  inputRespondParamsSchema,
-  inputRespondRequest,
-  protocolCommandSchema,
-  runStartParamsSchema,
-  runStartRequest,
-  PROTOCOL_STREAM_MODES,
-} from './protocol-commands';
+export { inputRespondRequest, parseInputRespond, parseRunStart, protocolCommandSchema, runStartRequest, PROTOCOL_STREAM_MODES } from './protocol-commands';

@@ -5,25 +5,32 @@ const stored = (seq: number, event: string, data: unknown) => ({ seq, event, dat
 const shape = (events: { method: string; params: { namespace: string[]; data: unknown } }[]) => events.map((e) => [e.method, e.params.namespace, e.params.data]);
 
 describe('RunProtocolEvents', () => {
-  it('makes lifecycle, passthrough and subgraph events of a run, numbered in order, and its end', () => {
-    const run = new RunProtocolEvents(2);
+  it('makes lifecycle, state, custom and subgraph events of a run, numbered in order, and its end', () => {
+    const run = new RunProtocolEvents(2, 'agent');
     const events = [
       ...run.convert(stored(0, 'metadata', { run_id: 'r', attempt: 1 })),
       ...run.convert(stored(1, 'values', { n: 1 })),
       ...run.convert(stored(2, 'updates|child:abc', { inner: { n: 2 } })),
-      ...run.convert(stored(3, 'custom', { progress: 1 })),
-      ...run.convert(stored(4, 'events', { ignored: true })),
+      ...run.convert(stored(3, 'updates|other:def', { inner: { n: 3 } })),
+      ...run.convert(stored(4, 'updates', { child: { n: 2 } })),
+      ...run.convert(stored(5, 'custom', { progress: 1 })),
+      ...run.convert(stored(6, 'events', { ignored: true })),
       ...run.end({ status: 'success', output: '{"n":2}' }),
     ];
     expect(shape(events)).toEqual([
-      ['lifecycle', [], { event: 'started' }],
+      ['lifecycle', [], { event: 'running', graph_name: 'agent' }],
       ['values', [], { n: 1 }],
       ['lifecycle', ['child:abc'], { event: 'started', graph_name: 'child' }],
-      ['updates', ['child:abc'], { node: 'inner', values: { n: 2 } }],
+      ['updates', ['child:abc'], { n: 2 }],
+      ['lifecycle', ['other:def'], { event: 'started', graph_name: 'other' }],
+      ['updates', ['other:def'], { n: 3 }],
+      ['updates', [], { n: 2 }],
+      ['lifecycle', ['child:abc'], { event: 'completed', graph_name: 'child' }],
       ['custom', [], { payload: { progress: 1 } }],
-      ['lifecycle', ['child:abc'], { event: 'completed' }],
-      ['lifecycle', [], { event: 'completed' }],
+      ['lifecycle', ['other:def'], { event: 'completed', graph_name: 'other' }],
+      ['lifecycle', [], { event: 'completed', graph_name: 'agent' }],
     ]);
+    expect(events.filter((e) => e.method === 'updates').map((e) => e.params.node)).toEqual(['inner', 'inner', 'child']);
     const seqs = events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(events.map((e) => e.event_id)).toEqual(seqs.map(String));
@@ -33,12 +40,23 @@ describe('RunProtocolEvents', () => {
 
   it('asks for input where the run stopped on an interrupt, and says how it ended', () => {
     const run = new RunProtocolEvents(0);
-    const asked = run.convert(stored(1, 'values', { __interrupt__: [{ id: 'i1', value: { question: 'ok?' } }] }));
+    const asked = [
+      ...run.convert(stored(1, 'updates', { __interrupt__: [{ id: 'i1', value: { question: 'ok?' } }] })),
+      ...run.convert(stored(2, 'values', { __interrupt__: [{ id: 'i1', value: { question: 'ok?' } }] })),
+    ];
     expect(shape(asked)).toEqual([['input.requested', [], { interrupt_id: 'i1', payload: { question: 'ok?' } }]]);
     expect(shape(run.end({ status: 'success', output: null }))).toEqual([['lifecycle', [], { event: 'interrupted' }]]);
     const failed = new RunProtocolEvents(0).end({ status: 'error', output: JSON.stringify({ __error__: { error: 'TypeError', message: 'boom' } }) });
     expect(shape(failed)).toEqual([['lifecycle', [], { event: 'failed', error: 'boom' }]]);
-    expect(shape(new RunProtocolEvents(0).end({ status: 'interrupted', output: null }))[0][2]).toEqual({ event: 'failed', error: 'The run was cancelled' });
+    expect(shape(new RunProtocolEvents(0).end({ status: 'interrupted', output: null }))[0][2]).toEqual({ event: 'interrupted' });
+    // A failure the run logged ends it at once: its subgraphs, then the run with the error; nothing after.
+    const broken = new RunProtocolEvents(0, 'g');
+    broken.convert(stored(0, 'updates|sub:1', { x: {} }));
+    expect(shape(broken.convert(stored(1, 'error', { error: 'TypeError', message: 'the node broke' })))).toEqual([
+      ['lifecycle', ['sub:1'], { event: 'failed', graph_name: 'sub' }],
+      ['lifecycle', [], { event: 'failed', error: 'the node broke', graph_name: 'g' }],
+    ]);
+    expect(broken.end({ status: 'error', output: null })).toEqual([]);
   });
 
   it('filters by channel, named custom channel, namespace prefix and depth as the SDK narrows', () => {
@@ -60,5 +78,29 @@ describe('RunProtocolEvents', () => {
     expect(matchesFilter(custom, { channels: ['custom'] })).toBe(true);
     expect(matchesFilter(custom, { channels: ['custom:progress'] })).toBe(true);
     expect(matchesFilter(custom, { channels: ['custom:other'] })).toBe(false);
+  });
+});
+
+describe('protocol state', () => {
+  it('carries messages with the protocol fields only, and leaves interrupts out', () => {
+    const run = new RunProtocolEvents(0);
+    const [values] = run.convert(
+      stored(0, 'values', {
+        messages: [
+          { type: 'human', content: 'hi', id: 'h1', additional_kwargs: {}, response_metadata: {} },
+          { type: 'ai', content: [{ type: 'text', text: 'yo' }], id: 'a1', tool_calls: [{ name: 'f', args: { q: 1 }, id: 'c1', type: 'tool_call' }], invalid_tool_calls: [], usage_metadata: {} },
+          { type: 'tool', content: 'out', tool_call_id: 'c1', status: 'success', id: 't1' },
+        ],
+        count: 2,
+      }),
+    );
+    expect(values.params.data).toEqual({
+      messages: [
+        { type: 'human', content: 'hi', id: 'h1' },
+        { type: 'ai', content: [{ type: 'text', text: 'yo' }], id: 'a1', tool_calls: [{ id: 'c1', name: 'f', args: { q: 1 }, type: 'tool_call' }] },
+        { type: 'tool', content: 'out', id: 't1', tool_call_id: 'c1', status: 'success' },
+      ],
+      count: 2,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { convertToProtocolEvent } from '@langchain/langgraph';
 import type { RunEnd, StoredEvent } from './run';
 import { ProtocolMessages, type MessagesPart } from './protocol-messages';
+import { protocolState } from './protocol-state';
 import { endSeq, eventSeq, MAX_SUB } from './protocol-seq';
 
 /** An event of the streaming protocol (`@langchain/protocol` `Event`), as the SSE stream sends it. */
@@ -14,8 +15,8 @@ export interface ProtocolEvent {
 
 type Draft = Pick<ProtocolEvent, 'method'> & { params: Omit<ProtocolEvent['params'], 'timestamp'> };
 
-// The modes a run started by `run.start` streams; each becomes the protocol channel of the same name.
-const PASSTHROUGH = new Set(['values', 'updates', 'custom', 'tasks', 'checkpoints']);
+// Modes `@langchain/langgraph`'s own converter turns into protocol events as they are.
+const PASSTHROUGH = new Set(['custom', 'tasks', 'checkpoints']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const graphNameOf = (segment: string) => segment.split(':')[0];
@@ -28,25 +29,35 @@ function parse(text: string): unknown {
   }
 }
 
-/** How the run ended, as the root's terminal lifecycle event says it. */
+/** The root's terminal status: a run that stopped on interrupts is `interrupted`, a cancelled one too (as LangGraph's API server says). */
 function ending(end: RunEnd | null, interrupted: boolean): { event: string; error?: string } {
   if (!end) return { event: 'failed', error: 'The run was deleted' };
   if (end.status === 'success') return { event: interrupted ? 'interrupted' : 'completed' };
-  if (end.status === 'interrupted') return { event: 'failed', error: 'The run was cancelled' };
+  if (end.status === 'interrupted') return { event: 'interrupted' };
   const output = end.output ? parse(end.output) : undefined;
   const error = isRecord(output) && isRecord(output['__error__']) ? output['__error__'] : undefined;
   return { event: 'failed', error: typeof error?.['message'] === 'string' ? error['message'] : `The run ended with status ${end.status}` };
 }
 
+/** Interrupts as `input.requested` data: `{interrupt_id, payload}` for each one with an id. */
+function inputRequests(raised: unknown): { interrupt_id: string; payload: unknown }[] {
+  const list = Array.isArray(raised) ? raised : raised === undefined ? [] : [raised];
+  return list.filter((entry): entry is Record<string, unknown> => isRecord(entry) && typeof entry['id'] === 'string').map((entry) => ({ interrupt_id: entry['id'] as string, payload: entry['value'] }));
+}
+
 /**
  * The protocol events of one run, made from its stored events in order (the same on every replica, so `seq` and
- * `event_id` are stable across reconnects): a `lifecycle` event where the run and each subgraph start and where it
- * ends, `input.requested` for each interrupt, `messages` as the message lifecycle, the other modes as they are.
+ * `event_id` are stable across reconnects), shaped as LangGraph's API server shapes them: the root's `lifecycle`
+ * (running, then how it ended) and each subgraph's (started, completed when its parent node's update arrives),
+ * `input.requested` once per interrupt, `messages` as the message lifecycle, `values` and `updates` with protocol
+ * messages and without interrupts, the other modes as `@langchain/langgraph` converts them.
  */
 export class RunProtocolEvents {
   private readonly messages = new ProtocolMessages();
-  private readonly namespaces = new Set<string>();
-  private interrupted = false;
+  /** Subgraph namespaces seen, and whether each is still running. */
+  private readonly namespaces = new Map<string, { namespace: string[]; running: boolean }>();
+  private readonly interrupts = new Set<string>();
+  private failed = false;
 
   constructor(
     private readonly ordinal: number,
@@ -55,54 +66,84 @@ export class RunProtocolEvents {
 
   convert(stored: StoredEvent): ProtocolEvent[] {
     const [mode, ...namespace] = stored.event.split('|');
+    const payload = parse(stored.data);
     const drafts: Draft[] = [];
     if (mode === 'metadata') {
-      const attempt = isRecord(parse(stored.data)) ? (parse(stored.data) as Record<string, unknown>)['attempt'] : 1;
-      drafts.push(this.lifecycle([], { event: typeof attempt === 'number' && attempt > 1 ? 'running' : 'started', ...(this.graphName ? { graph_name: this.graphName } : {}) }));
+      drafts.push(this.root({ event: 'running' }));
+    } else if (mode === 'error') {
+      const message = isRecord(payload) && typeof payload['message'] === 'string' ? payload['message'] : String(stored.data);
+      drafts.push(...this.messages.settleAll().map(messagesDraft), ...this.children('failed'), this.root({ event: 'failed', error: message }));
+      this.failed = true;
     } else if (mode === 'messages') {
-      drafts.push(...this.started(namespace), ...this.messages.add(namespace, parse(stored.data)).map(messagesDraft));
-    } else if (PASSTHROUGH.has(mode)) {
-      const payload = parse(stored.data);
+      drafts.push(...this.started(namespace), ...this.messages.add(namespace, payload).map(messagesDraft));
+    } else if (mode === 'values') {
       drafts.push(...this.started(namespace), ...this.messages.settle(namespace).map(messagesDraft));
-      if (mode === 'values' && isRecord(payload) && Object.keys(payload).length === 1 && Array.isArray(payload['__interrupt__'])) {
-        drafts.push(...this.interrupts(namespace, payload['__interrupt__']));
-      } else {
-        for (const event of convertToProtocolEvent({ namespace, mode: mode as 'values', payload, seq: 0 })) {
-          drafts.push({ method: event.method, params: event.params as Draft['params'] });
-        }
+      drafts.push(...this.requested(namespace, isRecord(payload) ? payload['__interrupt__'] : undefined));
+      const values = protocolState(payload);
+      if (!isRecord(values) || Object.keys(values).length > 0) drafts.push({ method: 'values', params: { namespace, data: values } });
+    } else if (mode === 'updates') {
+      drafts.push(...this.started(namespace), ...this.messages.settle(namespace).map(messagesDraft));
+      const [node, values] = isRecord(payload) ? (Object.entries(payload)[0] ?? []) : [];
+      if (node === '__interrupt__') drafts.push(...this.requested(namespace, values));
+      else if (node !== undefined) {
+        drafts.push({ method: 'updates', params: { namespace, node, data: protocolState(isRecord(values) ? values : { value: values }) } });
+        if (!node.startsWith('__')) drafts.push(...this.completedChild(namespace, node));
+      }
+    } else if (PASSTHROUGH.has(mode)) {
+      drafts.push(...this.started(namespace), ...this.messages.settle(namespace).map(messagesDraft));
+      for (const event of convertToProtocolEvent({ namespace, mode: mode as 'custom', payload, seq: 0 })) {
+        drafts.push({ method: event.method, params: event.params as Draft['params'] });
       }
     }
     return this.number(drafts, (sub) => eventSeq(this.ordinal, stored.seq, sub));
   }
 
-  /** The run's last events: open messages end, then subgraphs, then the run itself. */
+  /** The run's last events: open messages end, then running subgraphs, then the run itself (unless it failed already). */
   end(end: RunEnd | null): ProtocolEvent[] {
-    const { event, error } = ending(end, this.interrupted);
-    const children = [...this.namespaces].map((key) => key.split('|')).sort((a, b) => b.length - a.length);
-    const drafts: Draft[] = [
-      ...this.messages.settleAll().map(messagesDraft),
-      ...children.map((namespace) => this.lifecycle(namespace, { event: event === 'interrupted' ? 'interrupted' : event, ...(error ? { error } : {}) })),
-      this.lifecycle([], { event, ...(error ? { error } : {}) }),
-    ];
+    const drafts: Draft[] = this.messages.settleAll().map(messagesDraft);
+    if (!this.failed) {
+      const { event, error } = ending(end, this.interrupts.size > 0);
+      drafts.push(...this.children(event), this.root({ event, ...(error ? { error } : {}) }));
+    }
     return this.number(drafts, (sub) => endSeq(this.ordinal, sub));
   }
 
-  private interrupts(namespace: string[], raised: unknown[]): Draft[] {
-    this.interrupted = true;
-    return raised.filter(isRecord).map((interrupt) => ({
-      method: 'input.requested',
-      params: { namespace, data: { interrupt_id: String(interrupt['id'] ?? ''), payload: interrupt['value'] } },
-    }));
+  private root(data: Record<string, unknown>): Draft {
+    return this.lifecycle([], { ...data, ...(this.graphName ? { graph_name: this.graphName } : {}) });
+  }
+
+  // Subgraphs still running end as the run did.
+  private children(event: string): Draft[] {
+    const running = [...this.namespaces.values()].filter((entry) => entry.running);
+    for (const entry of running) entry.running = false;
+    return running.map((entry) => this.lifecycle(entry.namespace, { event, graph_name: graphNameOf(entry.namespace.at(-1) as string) }));
+  }
+
+  // The parent's update for a node: the subgraph that node ran is done.
+  private completedChild(parent: string[], node: string): Draft[] {
+    const child = [...this.namespaces.values()].find(
+      (entry) => entry.running && entry.namespace.length === parent.length + 1 && parent.every((segment, i) => entry.namespace[i] === segment) && graphNameOf(entry.namespace.at(-1) as string) === node,
+    );
+    if (!child) return [];
+    child.running = false;
+    return [this.lifecycle(child.namespace, { event: 'completed', graph_name: node })];
+  }
+
+  private requested(namespace: string[], raised: unknown): Draft[] {
+    const fresh = inputRequests(raised).filter((request) => !this.interrupts.has(request.interrupt_id));
+    for (const request of fresh) this.interrupts.add(request.interrupt_id);
+    return fresh.map((data) => ({ method: 'input.requested', params: { namespace, data } }));
   }
 
   // A subgraph's first event: it started (and so did every namespace above it not seen yet).
   private started(namespace: string[]): Draft[] {
     const out: Draft[] = [];
     for (let depth = 1; depth <= namespace.length; depth++) {
-      const key = namespace.slice(0, depth).join('|');
+      const prefix = namespace.slice(0, depth);
+      const key = prefix.join('|');
       if (this.namespaces.has(key)) continue;
-      this.namespaces.add(key);
-      out.push(this.lifecycle(namespace.slice(0, depth), { event: 'started', graph_name: graphNameOf(namespace[depth - 1]) }));
+      this.namespaces.set(key, { namespace: prefix, running: true });
+      out.push(this.lifecycle(prefix, { event: 'started', graph_name: graphNameOf(namespace[depth - 1]) }));
     }
     return out;
   }

@@ -15,7 +15,7 @@ describe('ProtocolMessages', () => {
       ...messages.settle([]),
     ];
     expect(parts.map((p) => p.data)).toEqual([
-      { event: 'message-start', role: 'ai', id: 'm1', metadata: { provider: 'fake', model: 'list' } },
+      { event: 'message-start', id: 'm1' },
       { event: 'content-block-start', index: 0, content: { type: 'text', text: '' } },
       { event: 'content-block-delta', index: 0, delta: { type: 'text-delta', text: 'Hel' } },
       { event: 'content-block-delta', index: 0, delta: { type: 'text-delta', text: 'lo' } },
@@ -35,7 +35,7 @@ describe('ProtocolMessages', () => {
     messages.add(['child:1'], [chunk('a', 'one'), meta]);
     const next = messages.add(['child:1'], [{ type: 'tool', id: 't1', tool_call_id: 'c1', content: 'result' }, meta]);
     expect(next.map((p) => p.data['event'])).toEqual(['content-block-finish', 'message-finish', 'message-start', 'content-block-start', 'content-block-delta', 'content-block-finish', 'message-finish']);
-    expect(next[2].data).toEqual({ event: 'message-start', role: 'tool', id: 't1', tool_call_id: 'c1', metadata: { provider: 'fake', model: 'list' } });
+    expect(next[2].data).toEqual({ event: 'message-start', id: 't1', role: 'tool', tool_call_id: 'c1' });
     expect(next.every((p) => p.namespace[0] === 'child:1')).toBe(true);
   });
 

@@ -38,16 +38,6 @@ function roleOf(type: unknown): string {
   return 'ai';
 }
 
-function messageMetadata(metadata: unknown): Json | undefined {
-  if (!isRecord(metadata)) return undefined;
-  const out: Json = {};
-  if (typeof metadata['ls_provider'] === 'string') out['provider'] = metadata['ls_provider'];
-  if (typeof metadata['ls_model_name'] === 'string') out['model'] = metadata['ls_model_name'];
-  if (typeof metadata['ls_model_type'] === 'string') out['model_type'] = metadata['ls_model_type'];
-  if (typeof metadata['run_id'] === 'string') out['run_id'] = metadata['run_id'];
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
 function finishedBlock(block: OpenBlock): Json {
   if (block.kind === 'text') return { type: 'text', text: block.text };
   if (block.kind === 'reasoning') return { type: 'reasoning', reasoning: block.text };
@@ -114,6 +104,7 @@ export class ProtocolMessages {
   add(namespace: string[], payload: unknown): MessagesPart[] {
     if (!Array.isArray(payload) || !isRecord(payload[0])) return [];
     const [message, metadata] = payload as [Json, unknown];
+    // As LangGraph's own protocol messages: an AI message's start names no role, others do (a tool's with its call).
     const node = isRecord(metadata) && typeof metadata['langgraph_node'] === 'string' ? metadata['langgraph_node'] : undefined;
     const id = typeof message['id'] === 'string' ? message['id'] : undefined;
     const streamed = 'tool_call_chunks' in message && id !== undefined;
@@ -123,14 +114,13 @@ export class ProtocolMessages {
     if (!streamed) {
       // The complete form of the message just streamed adds nothing; any other message arrives whole.
       if (current?.id === id && current !== undefined) return out.concat(this.finish(current));
-      return out.concat(this.whole(namespace, node, message, metadata));
+      return out.concat(this.whole(namespace, node, message));
     }
     let open = this.open.get(nsKey(namespace));
     if (!open) {
       open = { id: id as string, namespace, node, nextIndex: 0 };
       this.open.set(nsKey(namespace), open);
-      const meta = messageMetadata(metadata);
-      out.push(this.part(open, { event: 'message-start', role: 'ai', id, ...(meta ? { metadata: meta } : {}) }));
+      out.push(this.part(open, { event: 'message-start', id }));
     }
     for (const piece of pieces(message)) {
       if (open.block?.key !== piece.key) {
@@ -179,17 +169,15 @@ export class ProtocolMessages {
     return out;
   }
 
-  private whole(namespace: string[], node: string | undefined, message: Json, metadata: unknown): MessagesPart[] {
+  private whole(namespace: string[], node: string | undefined, message: Json): MessagesPart[] {
     const at = { namespace, node };
     const role = roleOf(message['type']);
-    const meta = messageMetadata(metadata);
     const out = [
       this.part(at, {
         event: 'message-start',
-        role,
         ...(typeof message['id'] === 'string' ? { id: message['id'] } : {}),
+        ...(role !== 'ai' ? { role } : {}),
         ...(role === 'tool' && typeof message['tool_call_id'] === 'string' ? { tool_call_id: message['tool_call_id'] } : {}),
-        ...(meta ? { metadata: meta } : {}),
       }),
     ];
     wholeBlocks(message).forEach((block, index) => {

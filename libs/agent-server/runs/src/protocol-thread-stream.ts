@@ -39,7 +39,8 @@ export async function* protocolThreadStream(deps: ProtocolStreamDeps, threadId: 
     while (!signal.aborted && !deps.hub.stopped) {
       if (next) {
         const { run_id: runId } = next;
-        const events = new RunProtocolEvents(await deps.ordinals.of(threadId, runId));
+        const { ordinal, graphId } = await deps.ordinals.of(threadId, runId);
+        const events = new RunProtocolEvents(ordinal, graphId);
         const subscription = await deps.hub.subscribe(runId, -1);
         const stop = () => subscription.close();
         signal.addEventListener('abort', stop, { once: true });

@@ -3,7 +3,8 @@ import type { RunPosition } from './run.repository';
 
 /** A run's place among its thread's runs in arrival order (0 for the first): the high part of a protocol `seq`. */
 export interface RunOrdinals {
-  of(threadId: string, runId: string): Promise<number>;
+  /** The run's ordinal and the graph it runs (null when the run is gone). */
+  of(threadId: string, runId: string): Promise<{ ordinal: number; graphId: string | undefined }>;
   /** The thread's run at that place, or null. */
   at(threadId: string, ordinal: number): Promise<RunPosition | null>;
 }
@@ -11,12 +12,13 @@ export interface RunOrdinals {
 export function createRunOrdinals(sql: SqlSession): RunOrdinals {
   return {
     async of(threadId, runId) {
-      const [row] = await sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM runs r, (SELECT created_at, run_id FROM runs WHERE run_id = $2::uuid) me
-         WHERE r.thread_id = $1::uuid AND (r.created_at, r.run_id) < (me.created_at, me.run_id)`,
+      const [row] = await sql.query<{ n: number; graph_id: string | null }>(
+        `SELECT (SELECT count(*)::int FROM runs r WHERE r.thread_id = $1::uuid AND (r.created_at, r.run_id) < (me.created_at, me.run_id)) AS n,
+                me.kwargs #>> '{config,configurable,graph_id}' AS graph_id
+         FROM runs me WHERE me.run_id = $2::uuid`,
         [threadId, runId],
       );
-      return Number(row?.n ?? 0);
+      return { ordinal: Number(row?.n ?? 0), graphId: row?.graph_id ?? undefined };
     },
     async at(threadId, ordinal) {
       const [row] = await sql.query<RunPosition>(
