@@ -173,6 +173,15 @@ describeWithService('DATABASE_URL', 'Postgres (thread streaming protocol auth e2
     }
     expect(await alice.runs.list(thread.threadId)).toHaveLength(1);
 
+    // A stream bob opened before alice's run.start created the thread ends without an event once it exists.
+    const future = randomUUID();
+    const bobEarly = await raw('bob', `/threads/${future}/stream/events`, { channels: ['lifecycle', 'values'] });
+    expect(bobEarly.status).toBe(200);
+    const bobSees = readEvents(bobEarly, () => false);
+    const started = await raw('alice', `/threads/${future}/commands`, { id: 1, method: 'run.start', params: { assistant_id: 'slow', input: userMessage('secret'), config: slowConfig(1) } });
+    expect(await started.json()).toMatchObject({ type: 'success' });
+    expect(await bobSees).toEqual([]);
+
     // Alice herself reads her thread's events.
     const mine = await raw('alice', `/threads/${thread.threadId}/stream/events`, { channels: ['lifecycle'] });
     const events = await readEvents(mine, rootEnd);

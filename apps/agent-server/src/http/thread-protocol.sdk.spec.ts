@@ -160,6 +160,15 @@ describe('thread streaming protocol through the official SDK', () => {
     expect(state).toMatchObject({ type: 'success', id: 2, result: { values: { messages: expect.any(Array) }, checkpoint: { id: expect.any(String) } } });
   });
 
+  it('keeps a stream opened before the thread exists idle, then streams the run that creates it', async () => {
+    const threadId = randomUUID();
+    const early = await post(`/threads/${threadId}/stream/events`, { channels: ['lifecycle'] });
+    expect(early.status).toBe(200);
+    const reading = readEvents(early, rootEnd);
+    await post(`/threads/${threadId}/commands`, { id: 1, method: 'run.start', params: { assistant_id: 'slow', input: message('late'), config: { configurable: { delay_ms: 1 } } } });
+    expect((await reading).map((e) => e.params.data['event'])).toEqual(['running', 'completed']);
+  });
+
   it('answers protocol errors in the protocol, and bad requests as every route does', async () => {
     const threadId = (await client.threads.create()).thread_id;
     expect(await (await post(`/threads/${threadId}/commands`, { id: 7, method: 'no.such.method', params: {} })).json()).toEqual({
@@ -174,8 +183,6 @@ describe('thread streaming protocol through the official SDK', () => {
     expect(await noFrame.json()).toMatchObject({ detail: [expect.objectContaining({ loc: ['body', 'id'] })] });
     expect((await post(`/threads/not-a-uuid/commands`, { id: 1, method: 'run.start', params: {} })).status).toBe(422);
     expect((await post(`/threads/${threadId}/stream/events`, { channels: [] })).status).toBe(422);
-    const missing = await post(`/threads/${randomUUID()}/stream/events`, { channels: ['values'] });
-    expect(missing.status).toBe(404);
     const unknownAssistant = await post(`/threads/${threadId}/commands`, { id: 9, method: 'run.start', params: { assistant_id: 'nope', input: {} } });
     expect(unknownAssistant.status).toBe(404);
   });

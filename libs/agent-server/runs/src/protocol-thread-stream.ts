@@ -73,3 +73,34 @@ export async function* protocolThreadStream(deps: ProtocolStreamDeps, threadId: 
     unwatch();
   }
 }
+
+/**
+ * A stream on a thread that does not exist yet stays open and idle, as LangGraph's API server has it (a client may
+ * open its streams before the `run.start` that creates the thread): once the thread exists, it streams as above if
+ * the caller may read the thread, and ends otherwise.
+ */
+export async function* protocolStreamOnceCreated(
+  deps: ProtocolStreamDeps,
+  threadId: string,
+  since: number | undefined,
+  signal: AbortSignal,
+  visible: (threadId: string) => Promise<boolean>,
+): AsyncGenerator<ProtocolEvent> {
+  let wakeup: (() => void) | undefined;
+  const unwatch = deps.hub.watchThread(threadId, () => wakeup?.());
+  try {
+    while (!signal.aborted && !deps.hub.stopped && !(await deps.runs.threadExists(threadId))) {
+      await new Promise<void>((resolve) => {
+        wakeup = resolve;
+        const timer = setTimeout(resolve, IDLE_CHECK_MS);
+        timer.unref();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      wakeup = undefined;
+    }
+  } finally {
+    unwatch();
+  }
+  if (signal.aborted || deps.hub.stopped || !(await visible(threadId))) return;
+  yield* protocolThreadStream(deps, threadId, since, signal);
+}

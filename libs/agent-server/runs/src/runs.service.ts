@@ -24,7 +24,7 @@ import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type 
 import { searchRuns, type RunSearchPage, type RunSearchQuery } from './run-search';
 import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
 import type { ProtocolEvent } from './protocol-events';
-import { protocolThreadStream } from './protocol-thread-stream';
+import { protocolStreamOnceCreated, protocolThreadStream } from './protocol-thread-stream';
 import { createRunOrdinals } from './run-ordinals.repository';
 import { uuid7 } from './uuid7';
 
@@ -99,7 +99,8 @@ export interface RunService {
   streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ThreadStreamEvent>>;
   /**
    * The thread's runs as streaming-protocol events (`POST /threads/{id}/stream/events`), numbered per thread; `since`:
-   * after that seq, else from the run in flight (or the latest). NotFoundError for an unknown thread.
+   * after that seq, else from the run in flight (or the latest). A thread `visible` hides is a NotFoundError; one that
+   * does not exist yet is waited for (then streamed if `visible` lets it through).
    */
   streamProtocol(threadId: string, since: number | undefined, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ProtocolEvent>>;
   /**
@@ -260,8 +261,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return threadStream({ runs, hub }, threadId, from, signal);
     },
     async streamProtocol(threadId, since, signal, visible) {
-      if (!(await runs.threadExists(threadId, visible))) throw threadNotFound(threadId);
-      return protocolThreadStream({ runs, hub, ordinals }, threadId, since, signal);
+      if (await runs.threadExists(threadId, visible)) return protocolThreadStream({ runs, hub, ordinals }, threadId, since, signal);
+      if (await runs.threadExists(threadId)) throw threadNotFound(threadId);
+      return protocolStreamOnceCreated({ runs, hub, ordinals }, threadId, since, signal, (id) => runs.threadExists(id, visible));
     },
     waitForEnd: (runId) => hub.waitForEnd(runId),
 
