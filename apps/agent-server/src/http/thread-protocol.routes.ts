@@ -33,7 +33,7 @@ const streamBody = z.looseObject({
 
 type CommandReply =
   | { type: 'success'; id: number; result: Record<string, unknown>; meta?: Record<string, unknown> }
-  | { type: 'error'; id: number | null; error: string; message: string };
+  | { type: 'error'; id: number | null; error: string; message: string; meta?: Record<string, unknown> };
 
 const failure = (id: number, error: string, message: string): CommandReply => ({ type: 'error', id, error, message });
 
@@ -67,7 +67,7 @@ export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
         const parsed = parseRunStart(params);
         if (!parsed.ok) return failure(id, 'invalid_argument', parsed.message);
         const run = await runs.create({ threadId }, runStartRequest(parsed.value, await interrupted(threadId)), accessOf(res));
-        return { type: 'success', id, result: { run_id: run.run_id }, meta: { thread_id: threadId } };
+        return { type: 'success', id, result: { run_id: run.run_id } };
       }
       case 'input.respond': {
         const parsed = parseInputRespond(params);
@@ -77,7 +77,7 @@ export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
         if (!latest) return failure(id, 'no_such_run', 'Thread has no active assistant; call run.start first.');
         if (!(await interrupted(threadId))) return failure(id, 'invalid_argument', 'input.respond can only be used while the run is interrupted.');
         await runs.create({ threadId }, inputRespondRequest(parsed.value, latest.assistant_id), accessOf(res));
-        return { type: 'success', id, result: {}, meta: { thread_id: threadId } };
+        return { type: 'success', id, result: {} };
       }
       case 'state.get': {
         const namespace = (params as { namespace?: unknown } | null)?.namespace;
@@ -111,7 +111,11 @@ export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
   router.post('/threads/:thread_id/commands', async (req, res) => {
     const { thread_id } = parseRequest(threadPath, req.params, 'path');
     const { id, method, params } = parseRequest(protocolCommandSchema, req.body);
-    res.json(await command(res, thread_id, id, method, params));
+    // Events are numbered in the durable log, not by this request: like LangGraph Platform's HTTP commands, no seq
+    // is known to be applied (`applied_through_seq: 0`; the SDK then finds the run's start on the stream).
+    const reply = await command(res, thread_id, id, method, params);
+    // Like the reference, a command's own parameter errors carry no meta.
+    res.json(reply.type === 'error' && reply.error !== 'unknown_command' && reply.error !== 'not_supported' ? reply : { ...reply, meta: { thread_id, applied_through_seq: 0 } });
   });
 
   router.post('/threads/:thread_id/stream/events', async (req, res) => {

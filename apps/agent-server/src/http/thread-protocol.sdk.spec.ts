@@ -143,7 +143,7 @@ describe('thread streaming protocol through the official SDK', () => {
   it('resumes after a seq (since, Last-Event-ID) with the same numbering, and answers state.get', async () => {
     const threadId = randomUUID();
     const started = await (await post(`/threads/${threadId}/commands`, { id: 1, method: 'run.start', params: { assistant_id: 'progress', input: message('go') } })).json();
-    expect(started).toEqual({ type: 'success', id: 1, result: { run_id: expect.any(String) }, meta: { thread_id: threadId } });
+    expect(started).toEqual({ type: 'success', id: 1, result: { run_id: expect.any(String) }, meta: { thread_id: threadId, applied_through_seq: 0 } });
     const channels = ['lifecycle', 'values', 'updates', 'custom'];
     const all = await readEvents(await post(`/threads/${threadId}/stream/events`, { channels }), rootEnd);
     expect(all.map((e) => e.method)).toEqual(['lifecycle', 'values', 'custom', 'custom', 'custom', 'updates', 'values', 'lifecycle']);

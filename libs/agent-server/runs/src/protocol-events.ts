@@ -57,6 +57,8 @@ export class RunProtocolEvents {
   /** Subgraph namespaces seen, and whether each is still running. */
   private readonly namespaces = new Map<string, { namespace: string[]; running: boolean }>();
   private readonly interrupts = new Set<string>();
+  /** Subgraphs whose parent reported them done: they end before the next event (LangGraph waits for the task's result). */
+  private readonly finishing = new Set<string>();
   private failed = false;
 
   constructor(
@@ -67,7 +69,7 @@ export class RunProtocolEvents {
   convert(stored: StoredEvent): ProtocolEvent[] {
     const [mode, ...namespace] = stored.event.split('|');
     const payload = parse(stored.data);
-    const drafts: Draft[] = [];
+    const drafts: Draft[] = mode === 'tasks' ? [] : this.finished();
     if (mode === 'metadata') {
       drafts.push(this.root({ event: 'running' }));
     } else if (mode === 'error') {
@@ -75,35 +77,40 @@ export class RunProtocolEvents {
       drafts.push(...this.messages.settleAll().map(messagesDraft), ...this.children('failed'), this.root({ event: 'failed', error: message }));
       this.failed = true;
     } else if (mode === 'messages') {
-      drafts.push(...this.started(namespace), ...this.messages.add(namespace, payload).map(messagesDraft));
+      // A chat model's messages belong to the task that called it (`<node>:<task id>`), as LangGraph's own protocol has them.
+      const at = taskNamespace(payload) ?? namespace;
+      drafts.push(...this.started(at), ...this.messages.add(at, payload).map(messagesDraft));
     } else if (mode === 'values') {
-      drafts.push(...this.started(namespace), ...this.messages.settle(namespace).map(messagesDraft));
+      drafts.push(...this.started(namespace), ...this.messages.settleWithin(namespace).map(messagesDraft));
       drafts.push(...this.requested(namespace, isRecord(payload) ? payload['__interrupt__'] : undefined));
       const values = protocolState(payload);
       if (!isRecord(values) || Object.keys(values).length > 0) drafts.push({ method: 'values', params: { namespace, data: values } });
     } else if (mode === 'updates') {
-      drafts.push(...this.started(namespace), ...this.messages.settle(namespace).map(messagesDraft));
+      drafts.push(...this.started(namespace), ...this.messages.settleWithin(namespace).map(messagesDraft));
       const [node, values] = isRecord(payload) ? (Object.entries(payload)[0] ?? []) : [];
       if (node === '__interrupt__') drafts.push(...this.requested(namespace, values));
       else if (node !== undefined) {
         drafts.push({ method: 'updates', params: { namespace, node, data: protocolState(isRecord(values) ? values : { value: values }) } });
-        if (!node.startsWith('__')) drafts.push(...this.completedChild(namespace, node));
+        if (!node.startsWith('__')) this.finishChild(namespace, node);
       }
+    } else if (mode === 'tasks') {
+      // A task's result: the subgraph it ran is done (after this event); any other task event first ends those due.
+      if (isRecord(payload) && 'result' in payload && typeof payload['name'] === 'string') this.finishChild(namespace, payload['name']);
+      else drafts.push(...this.finished());
+      drafts.push(...this.started(namespace), ...this.messages.settleWithin(namespace).map(messagesDraft), ...this.passthrough(namespace, mode, payload));
     } else if (PASSTHROUGH.has(mode)) {
-      drafts.push(...this.started(namespace), ...this.messages.settle(namespace).map(messagesDraft));
-      for (const event of convertToProtocolEvent({ namespace, mode: mode as 'custom', payload, seq: 0 })) {
-        drafts.push({ method: event.method, params: event.params as Draft['params'] });
-      }
+      drafts.push(...this.started(namespace), ...this.messages.settleWithin(namespace).map(messagesDraft), ...this.passthrough(namespace, mode, payload));
     }
     return this.number(drafts, (sub) => eventSeq(this.ordinal, stored.seq, sub));
   }
 
   /** The run's last events: open messages end, then running subgraphs, then the run itself (unless it failed already). */
   end(end: RunEnd | null): ProtocolEvent[] {
-    const drafts: Draft[] = this.messages.settleAll().map(messagesDraft);
+    const drafts: Draft[] = [...this.finished(), ...this.messages.settleAll().map(messagesDraft)];
     if (!this.failed) {
       const { event, error } = ending(end, this.interrupts.size > 0);
-      drafts.push(...this.children(event), this.root({ event, ...(error ? { error } : {}) }));
+      // Subgraphs end `completed` unless the run failed (an interrupted run's subgraphs too), as LangGraph has it.
+      drafts.push(...this.children(event === 'failed' ? 'failed' : 'completed'), this.root({ event, ...(error ? { error } : {}) }));
     }
     return this.number(drafts, (sub) => endSeq(this.ordinal, sub));
   }
@@ -112,21 +119,35 @@ export class RunProtocolEvents {
     return this.lifecycle([], { ...data, ...(this.graphName ? { graph_name: this.graphName } : {}) });
   }
 
-  // Subgraphs still running end as the run did.
+  // Subgraphs still running end, the deepest first.
   private children(event: string): Draft[] {
-    const running = [...this.namespaces.values()].filter((entry) => entry.running);
+    const running = [...this.namespaces.values()].filter((entry) => entry.running).sort((a, b) => b.namespace.length - a.namespace.length);
     for (const entry of running) entry.running = false;
     return running.map((entry) => this.lifecycle(entry.namespace, { event, graph_name: graphNameOf(entry.namespace.at(-1) as string) }));
   }
 
-  // The parent's update for a node: the subgraph that node ran is done.
-  private completedChild(parent: string[], node: string): Draft[] {
-    const child = [...this.namespaces.values()].find(
-      (entry) => entry.running && entry.namespace.length === parent.length + 1 && parent.every((segment, i) => entry.namespace[i] === segment) && graphNameOf(entry.namespace.at(-1) as string) === node,
+  private passthrough(namespace: string[], mode: string, payload: unknown): Draft[] {
+    return convertToProtocolEvent({ namespace, mode: mode as 'custom', payload, seq: 0 }).map((event) => ({ method: event.method, params: event.params as Draft['params'] }));
+  }
+
+  // The parent's update for a node (or the node task's result): the subgraph that node ran is done.
+  private finishChild(parent: string[], node: string): void {
+    const child = [...this.namespaces.entries()].find(
+      ([, entry]) => entry.running && entry.namespace.length === parent.length + 1 && parent.every((segment, i) => entry.namespace[i] === segment) && graphNameOf(entry.namespace.at(-1) as string) === node,
     );
-    if (!child) return [];
-    child.running = false;
-    return [this.lifecycle(child.namespace, { event: 'completed', graph_name: node })];
+    if (child) this.finishing.add(child[0]);
+  }
+
+  private finished(): Draft[] {
+    const out: Draft[] = [];
+    for (const key of this.finishing) {
+      const entry = this.namespaces.get(key);
+      if (!entry?.running) continue;
+      entry.running = false;
+      out.push(...this.messages.settleWithin(entry.namespace).map(messagesDraft), this.lifecycle(entry.namespace, { event: 'completed', graph_name: graphNameOf(entry.namespace.at(-1) as string) }));
+    }
+    this.finishing.clear();
+    return out;
   }
 
   private requested(namespace: string[], raised: unknown): Draft[] {
@@ -162,4 +183,10 @@ export class RunProtocolEvents {
   }
 }
 
-const messagesDraft = (part: MessagesPart): Draft => ({ method: 'messages', params: { namespace: part.namespace, ...(part.node ? { node: part.node } : {}), data: part.data } });
+const messagesDraft = (part: MessagesPart): Draft => ({ method: 'messages', params: { namespace: part.namespace, data: part.data } });
+
+function taskNamespace(payload: unknown): string[] | undefined {
+  const metadata = Array.isArray(payload) ? payload[1] : undefined;
+  const ns = isRecord(metadata) ? metadata['langgraph_checkpoint_ns'] : undefined;
+  return typeof ns === 'string' && ns !== '' ? ns.split('|') : undefined;
+}

@@ -12,7 +12,7 @@ describe('ProtocolMessages', () => {
       ...messages.add([], [chunk('m1', 'lo'), meta]),
       ...messages.add([], [chunk('m1', '', { tool_call_chunks: [{ index: 0, id: 'c1', name: 'search', args: '{"q":' }] }), meta]),
       ...messages.add([], [chunk('m1', '', { tool_call_chunks: [{ index: 0, args: '"x"}' }], usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } }), meta]),
-      ...messages.settle([]),
+      ...messages.settleWithin([]),
     ];
     expect(parts.map((p) => p.data)).toEqual([
       { event: 'message-start', id: 'm1' },

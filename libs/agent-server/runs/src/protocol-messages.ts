@@ -142,10 +142,10 @@ export class ProtocolMessages {
     return out;
   }
 
-  /** Ends the message open in `namespace` (something else happened there). */
-  settle(namespace: string[]): MessagesPart[] {
-    const open = this.open.get(nsKey(namespace));
-    return open ? this.finish(open) : [];
+  /** Ends the messages open in `namespace` and below it (something else happened there). */
+  settleWithin(namespace: string[]): MessagesPart[] {
+    const inside = [...this.open.values()].filter((open) => namespace.every((segment, i) => open.namespace[i] === segment));
+    return inside.flatMap((open) => this.finish(open));
   }
 
   /** Ends every open message (the run ended). */
