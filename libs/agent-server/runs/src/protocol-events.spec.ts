@@ -81,6 +81,32 @@ describe('RunProtocolEvents', () => {
   });
 });
 
+describe('messages and task namespaces', () => {
+  it("puts a model's messages in its task's namespace, which ends after the task's result", () => {
+    const run = new RunProtocolEvents(0, 'agent');
+    const meta = { langgraph_node: 'respond', langgraph_checkpoint_ns: 'respond:t1' };
+    const events = [
+      ...run.convert(stored(0, 'messages', [{ type: 'ai', id: 'm', content: 'Hi', tool_call_chunks: [] }, meta])),
+      ...run.convert(stored(1, 'updates', { respond: { messages: [] } })),
+      ...run.convert(stored(2, 'tasks', { id: 't1', name: 'respond', error: null, interrupts: [], result: {} })),
+      ...run.convert(stored(3, 'values', { messages: [] })),
+    ];
+    expect(events.map((e) => [e.method, e.params.namespace.join('|'), (e.params.data as Record<string, unknown>)['event'] ?? null])).toEqual([
+      ['lifecycle', 'respond:t1', 'started'],
+      ['messages', 'respond:t1', 'message-start'],
+      ['messages', 'respond:t1', 'content-block-start'],
+      ['messages', 'respond:t1', 'content-block-delta'],
+      ['messages', 'respond:t1', 'content-block-finish'],
+      ['messages', 'respond:t1', 'message-finish'],
+      ['updates', '', null],
+      ['tasks', '', null],
+      ['lifecycle', 'respond:t1', 'completed'],
+      ['values', '', null],
+    ]);
+    expect(events.filter((e) => e.method === 'messages').every((e) => e.params.node === undefined)).toBe(true);
+  });
+});
+
 describe('protocol state', () => {
   it('carries messages with the protocol fields only, and leaves interrupts out', () => {
     const run = new RunProtocolEvents(0);
