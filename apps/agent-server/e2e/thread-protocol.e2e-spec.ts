@@ -9,7 +9,7 @@ import { contents, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS, slowConfig
 type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; data: Record<string, unknown> } };
 
 const within = <T>(promise: PromiseLike<T>, ms = 20_000) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms))]);
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
 // Nodes that return messages show as task namespaces too (`step1:<task id>`), as in LangGraph's own protocol.
 const root = (events: ProtocolEvent[]) => events.filter((e) => e.params.namespace.length === 0);
 const rootEnd = (events: ProtocolEvent[]) =>

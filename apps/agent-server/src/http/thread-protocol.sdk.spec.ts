@@ -11,7 +11,7 @@ type ProtocolEvent = { type: string; seq: number; event_id: string; method: stri
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });
 const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] } | undefined)?.messages ?? []).map((m) => m.content);
 const within = <T>(promise: PromiseLike<T>, ms = 20_000) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms))]);
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
 
 /** Reads an SSE body until `stop` says so (or it ends), as protocol events. */
 async function readEvents(response: Response, stop: (events: ProtocolEvent[]) => boolean): Promise<ProtocolEvent[]> {
