@@ -19,6 +19,7 @@ import { jsonRpcParseErrors } from './http/json-rpc';
 import { mcpRoutes } from './http/mcp.routes';
 import { runsRoutes } from './http/runs.routes';
 import { storeRoutes } from './http/store.routes';
+import { threadProtocolRoutes } from './http/thread-protocol.routes';
 import { threadsRoutes } from './http/threads.routes';
 
 export interface AgentServerDeps {
@@ -63,6 +64,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       // Then runs, the hot path (express tries routers in order).
       app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
       app.use(runsRoutes({ runs: deps.runs, ...deps.streaming }));
+      app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
       app.use(storeRoutes({ store: deps.store }));
       app.use(threadsRoutes(deps.threads));
       app.use(
