@@ -138,7 +138,7 @@ export const ALLOWANCES: Allowance[] = [
         typeof d.ours === 'string' &&
         ['error', 'message'].includes(lastKey(d.path)) &&
         d.reference.startsWith('{') &&
-        (d.reference.includes(JSON.stringify(d.ours)) || d.reference.includes(`\"${d.ours}\"`))),
+        (d.reference.includes(JSON.stringify(d.ours)) || d.reference.includes(`"${d.ours}"`))),
   },
   {
     id: 'resumable-replay',
