@@ -21,6 +21,7 @@ import { jsonRpcParseErrors } from './http/json-rpc';
 import { mcpRoutes } from './http/mcp.routes';
 import { runsRoutes } from './http/runs.routes';
 import { storeRoutes } from './http/store.routes';
+import { threadProtocolRoutes } from './http/thread-protocol.routes';
 import { threadsRoutes } from './http/threads.routes';
 import { uiRoutes } from './http/ui.routes';
 
@@ -78,6 +79,8 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         // Then runs, the hot path (express tries routers in order).
         app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
         app.use(runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }));
+        // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
+        app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
       }
       if (!http.disable_store) app.use(storeRoutes({ store: deps.store }));
       if (!http.disable_threads) app.use(threadsRoutes(deps.threads));

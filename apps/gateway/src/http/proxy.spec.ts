@@ -59,7 +59,12 @@ describe('proxy headers', () => {
     expect(headers.authorization).toBe('Bearer user-token');
     expect(headers['x-api-key']).toBeUndefined();
     expect(headers['x-auth-subject']).toBe('key-1');
-    expect(verifyIdentity(SECRET, headers, 'req-1')).toEqual({ ok: true, identity: caller.identity });
+    // The signature binds the identity to the deployment it was forwarded to.
+    expect(verifyIdentity(SECRET, headers, 'req-1')).toEqual({
+      ok: true,
+      identity: caller.identity,
+      deploymentId: '2b7a3a8e-4a7f-4c55-9d57-0d6f3c1c7b10',
+    });
   });
 
   it('never hands Authorization or the API key to a platform service', async () => {
