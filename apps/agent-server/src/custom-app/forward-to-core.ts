@@ -26,7 +26,12 @@ function send(url: string, init: { method: string; headers: Record<string, strin
 async function bodyOf(c: CustomAppContext, headers: Record<string, string>): Promise<Body> {
   const request = c.req.raw;
   if (request.method === 'GET' || request.method === 'HEAD') return undefined;
-  if (!request.bodyUsed) return request.body ?? undefined;
+  if (!request.bodyUsed && request.body) {
+    // Node sends a DELETE's (or OPTIONS') body unframed unless told to chunk it.
+    headers['transfer-encoding'] = 'chunked';
+    return request.body;
+  }
+  if (!request.bodyUsed) return undefined;
   const body = Buffer.from(await c.req.arrayBuffer());
   headers['content-length'] = String(body.byteLength);
   return body;

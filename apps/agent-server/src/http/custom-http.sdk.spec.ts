@@ -49,6 +49,10 @@ describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a 
     const chunks = [];
     for await (const chunk of sdk().runs.stream(rewritten.thread_id, 'echo', { input: {}, streamMode: 'values' })) chunks.push(chunk.event);
     expect(chunks).toEqual(['metadata', 'values']);
+    // A DELETE's body too.
+    await sdk().store.putItem(['front'], 'k', { n: 1 });
+    await sdk().store.deleteItem(['front'], 'k');
+    expect(await sdk().store.getItem(['front'], 'k')).toBeNull();
     // A body the middleware leaves unread streams on to the core routes, which hold it to their limit.
     const huge = await raw('/threads', { method: 'POST', body: JSON.stringify({ metadata: { blob: 'x'.repeat(11 * 1024 * 1024) } }) });
     expect(huge.status).toBe(413);
