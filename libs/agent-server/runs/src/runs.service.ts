@@ -61,6 +61,8 @@ export interface RunServiceDeps {
   owner?: string;
   /** This deployment's public URL, recorded in checkpoint metadata (`langgraph_api_url`). */
   apiUrl?: string;
+  /** False: a run's `webhook` is never called (langgraph.json `http.disable_webhooks`). Default true. */
+  webhooks?: boolean;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -129,7 +131,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     leaseMs: settings.leaseMs,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
-    webhook: createWebhookSender(logger),
+    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
     apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({
