@@ -2,7 +2,10 @@
 // database each); `GET /assistants/{id}` and `/ok` of the Agent Server, through the gateway (API key + workspace
 // header) and direct (gateway-signed identity headers), interleaved, with keep-alive clients; req/s, p50, CPU per
 // request of every process from /proc, and the gateway/direct ratios.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>]
+// `--baseline=<dir>`: a second gateway from another checkout (e.g. `git archive` of main, node_modules linked), measured
+// interleaved with this one against the same control plane and Agent Server: an A/B in one time window.
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
@@ -24,9 +27,19 @@ async function backendsCpu(pg: PgClient, database: string): Promise<Map<number, 
 
 const databaseName = (db: ScratchDatabase) => new URL(db.url).pathname.slice(1);
 
+interface Target {
+  via: string;
+  /** The gateway's process and database; none for direct. */
+  gateway?: ChildProcess;
+  database?: string;
+  assistantId: string;
+  url: (path: string) => string;
+  headers: () => Record<string, string>;
+}
+
 interface Phase {
   path: string;
-  via: 'gateway' | 'direct';
+  via: string;
   reqPerSecond: number;
   p50: number;
   p95: number;
@@ -43,7 +56,14 @@ async function main(): Promise<void> {
   const rounds = intOption('rounds', 2);
   const logLevel = option('log-level', 'info');
 
-  const databases = { gateway: await createScratchPostgresDatabase(adminUrl), controlPlane: await createScratchPostgresDatabase(adminUrl), agentServer: await createScratchPostgresDatabase(adminUrl) };
+  // --baseline=<dir>: a checkout of another commit (with node_modules), run as a second gateway in the same run.
+  const baseline = option('baseline', '');
+
+  const databases = {
+    controlPlane: await createScratchPostgresDatabase(adminUrl),
+    agentServer: await createScratchPostgresDatabase(adminUrl),
+    gateways: [await createScratchPostgresDatabase(adminUrl), ...(baseline ? [await createScratchPostgresDatabase(adminUrl)] : [])],
+  };
   const started: StartedServer[] = [];
   const pg = new PgClient({ connectionString: adminUrl });
   await pg.connect();
@@ -52,29 +72,39 @@ async function main(): Promise<void> {
     started.push(controlPlane);
     const agentServer = await startAgentServer({ databaseUrl: databases.agentServer.url, configPath: GRAPH_CONFIG, internalSecret: SECRET, env: { LOG_LEVEL: logLevel } });
     started.push(agentServer);
-    const gateway = await startGateway({ databaseUrl: databases.gateway.url, internalSecret: SECRET, controlPlane, logLevel });
-    started.push(gateway);
-    const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, agentServer.url);
 
-    const viaGateway = () => ({ 'x-api-key': gateway.adminKey, 'x-tenant-id': gateway.workspaceId });
-    const base = `${gateway.url}/deployments/${deploymentId}`;
-    const created = await fetch(`${base}/assistants`, {
-      method: 'POST',
-      headers: { ...viaGateway(), 'content-type': 'application/json' },
-      body: JSON.stringify({ graph_id: 'echo', name: 'bench' }),
-    });
-    if (!created.ok) throw new Error(`creating the assistant through the gateway answered ${created.status}: ${await created.text()}`);
-    const assistantId = ((await created.json()) as { assistant_id: string }).assistant_id;
-    // Direct: what the gateway would have sent for this workspace (signed, as by the gateway).
-    const direct = () => gatewayHeaders(SECRET, { tenantId: gateway.workspaceId, organizationId: randomUUID(), subject: 'bench' });
+    const targets: Target[] = [];
+    for (const [i, database] of databases.gateways.entries()) {
+      const gateway = await startGateway({ databaseUrl: database.url, internalSecret: SECRET, controlPlane, logLevel, root: i === 1 ? path.resolve(baseline) : undefined });
+      started.push(gateway);
+      const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, agentServer.url);
+      const headers = () => ({ 'x-api-key': gateway.adminKey, 'x-tenant-id': gateway.workspaceId });
+      const base = `${gateway.url}/deployments/${deploymentId}`;
+      const created = await fetch(`${base}/assistants`, {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'application/json' },
+        body: JSON.stringify({ graph_id: 'echo', name: 'bench' }),
+      });
+      if (!created.ok) throw new Error(`creating the assistant through the gateway answered ${created.status}: ${await created.text()}`);
+      const assistantId = ((await created.json()) as { assistant_id: string }).assistant_id;
+      targets.push({
+        via: i === 1 ? 'gateway (baseline)' : 'gateway',
+        gateway: gateway.child,
+        database: databaseName(database),
+        assistantId,
+        url: (p) => `${base}${p}`,
+        headers,
+      });
+      if (i === 0) {
+        // Direct: what the gateway would have sent for this workspace (signed, as by the gateway).
+        const identity = { tenantId: gateway.workspaceId, organizationId: randomUUID(), subject: 'bench' };
+        targets.push({ via: 'direct', assistantId, url: (p) => `${agentServer.url}${p}`, headers: () => gatewayHeaders(SECRET, identity) });
+      }
+    }
 
-    const targets = {
-      gateway: { url: (p: string) => `${base}${p}`, headers: viaGateway },
-      direct: { url: (p: string) => `${agentServer.url}${p}`, headers: direct },
-    };
-    const cpu = async () => ({
-      gateway: processTreeCpuSeconds(gateway.child.pid),
-      'gateway PG': await backendsCpu(pg, databaseName(databases.gateway)),
+    const cpu = async (target: Target) => ({
+      gateway: processTreeCpuSeconds(target.gateway?.pid),
+      'gateway PG': target.database ? await backendsCpu(pg, target.database) : new Map<number, number>(),
       'agent server': processTreeCpuSeconds(agentServer.child.pid),
       'agent PG': await backendsCpu(pg, databaseName(databases.agentServer)),
       'control plane': processTreeCpuSeconds(controlPlane.child.pid),
@@ -84,30 +114,30 @@ async function main(): Promise<void> {
 
     const phases: Phase[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const p of [`/assistants/${assistantId}`, '/ok']) {
-        // Alternate which goes first, so neither always gets the warmer (or the busier) moment.
-        const order = round % 2 === 0 ? (['gateway', 'direct'] as const) : (['direct', 'gateway'] as const);
-        for (const via of order) {
-          const target = targets[via];
-          await runLoad(target.url(p), target.headers, Math.min(1000, requests), concurrency); // warm-up
-          const before = await cpu();
-          const load = await runLoad(target.url(p), target.headers, requests, concurrency);
-          const after = await cpu();
+      for (const kind of ['assistant', 'ok'] as const) {
+        // Rotate which goes first, so none always gets the warmer (or the busier) moment.
+        const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+        for (const target of order) {
+          const url = target.url(kind === 'assistant' ? `/assistants/${target.assistantId}` : '/ok');
+          await runLoad(url, target.headers, Math.min(1000, requests), concurrency); // warm-up
+          const before = await cpu(target);
+          const load = await runLoad(url, target.headers, requests, concurrency);
+          const after = await cpu(target);
           const perRequest = (seconds: number) => (1000 * seconds) / requests;
           const spent = (key: Exclude<keyof typeof before, 'machine'>) => {
             const [a, b] = [before[key], after[key]];
             return perRequest(typeof a === 'number' ? (b as number) - a : cpuSecondsBetween(a, b as Map<number, number>));
           };
           phases.push({
-            path: p.startsWith('/assistants') ? 'GET /assistants/{id}' : 'GET /ok',
-            via,
+            path: kind === 'assistant' ? 'GET /assistants/{id}' : 'GET /ok',
+            via: target.via,
             reqPerSecond: requests / load.seconds,
             p50: percentile(load.latencies, 50),
             p95: percentile(load.latencies, 95),
             cpu: Object.fromEntries((['gateway', 'gateway PG', 'control plane', 'agent server', 'agent PG', 'client'] as const).map((k) => [k, spent(k)])),
             machineBusy: busyPercent(before.machine, after.machine),
           });
-          console.log(`round ${round + 1} ${via.padEnd(7)} ${p}: ${(requests / load.seconds).toFixed(0)} req/s`);
+          console.log(`round ${round + 1} ${target.via.padEnd(18)} ${kind}: ${(requests / load.seconds).toFixed(0)} req/s`);
         }
       }
     }
@@ -115,7 +145,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(started.map((s) => stop(s.child)));
     await pg.end();
-    await Promise.all(Object.values(databases).map((d) => d.drop()));
+    await Promise.all([databases.controlPlane, databases.agentServer, ...databases.gateways].map((d) => d.drop()));
   }
 }
 
@@ -131,9 +161,11 @@ function report(phases: Phase[], requests: number, concurrency: number, logLevel
   console.log('(CPU: milliseconds per request from /proc — each service process, the Postgres backends of its database, this client)\n');
   for (const path of ['GET /assistants/{id}', 'GET /ok']) {
     const of = (via: string) => phases.filter((p) => p.path === path && p.via === via);
-    const ratios = of('gateway').map((g, i) => (g.reqPerSecond / of('direct')[i].reqPerSecond).toFixed(2));
-    const gatewayCpu = of('gateway').map((g) => (g.cpu.gateway + g.cpu['gateway PG']).toFixed(3));
-    console.log(`${path}: gateway/direct throughput ${ratios.join(', ')}×; gateway CPU per proxied request (own PG included) ${gatewayCpu.join(', ')} ms`);
+    for (const via of [...new Set(phases.map((p) => p.via))].filter((v) => v !== 'direct')) {
+      const ratios = of(via).map((g, i) => (g.reqPerSecond / of('direct')[i].reqPerSecond).toFixed(2));
+      const gatewayCpu = of(via).map((g) => (g.cpu.gateway + g.cpu['gateway PG']).toFixed(3));
+      console.log(`${path}, ${via}: /direct throughput ${ratios.join(', ')}×; gateway CPU per proxied request (own PG included) ${gatewayCpu.join(', ')} ms`);
+    }
   }
 }
 

@@ -10,11 +10,10 @@ import { upsertStaticDeployment } from '../../dev/static-deployment';
 import { waitForOk, type StartedServer } from '../agent-server/servers';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
-function startService(name: string, main: string, env: Record<string, string>, out: number | 'ignore'): ChildProcess {
-  return spawn(TSX, [path.join(ROOT, main)], {
-    cwd: ROOT,
+function startService(name: string, main: string, env: Record<string, string>, out: number | 'ignore', root = ROOT): ChildProcess {
+  return spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, main)], {
+    cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', MIGRATE_ON_START: 'true', LANGSMITH_TRACING: 'false', ...env },
     stdio: ['ignore', out, 'inherit'],
   }).once('error', (err) => console.error(`${name}: ${err.message}`));
@@ -51,11 +50,13 @@ export async function startGateway(options: {
   internalSecret: string;
   controlPlane: StartedControlPlane;
   logLevel: string;
+  /** The checkout to run it from (default this one): another commit's, for an A/B run. */
+  root?: string;
 }): Promise<StartedGateway> {
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `bench-gateway-${port}.log`);
   const out = openSync(logFile, 'w');
-  const profile = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {};
+  const profile: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {};
   const child = startService(
     'gateway',
     'apps/gateway/src/main.ts',
@@ -72,6 +73,7 @@ export async function startGateway(options: {
       ...profile,
     },
     out,
+    options.root,
   );
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
@@ -87,7 +89,7 @@ export async function startGateway(options: {
 export async function registerDeployment(controlPlaneDatabaseUrl: string, tenantId: string, upstreamUrl: string): Promise<string> {
   const db = await openControlPlaneDatabase({ url: controlPlaneDatabaseUrl, dataDir: 'unused' });
   try {
-    return await upsertStaticDeployment(db, { tenantId, name: 'bench', upstreamUrl });
+    return await upsertStaticDeployment(db, { tenantId, name: `bench-${tenantId.slice(0, 8)}`, upstreamUrl });
   } finally {
     await db.close();
   }
