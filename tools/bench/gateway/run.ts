@@ -2,7 +2,7 @@
 // database each); `GET /assistants/{id}` and `/ok` of the Agent Server, through the gateway (API key + workspace
 // header) and direct (gateway-signed identity headers), interleaved, with keep-alive clients; req/s, p50, CPU per
 // request of every process from /proc, and the gateway/direct ratios.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy]
 // `--baseline=<dir>`: a second gateway from another checkout (e.g. `git archive` of main, node_modules linked), measured
 // interleaved with this one against the same control plane and Agent Server: an A/B in one time window.
 import type { ChildProcess } from 'node:child_process';
@@ -14,7 +14,7 @@ import { busyPercent, cpuSecondsBetween, machineCpu, processCpuSeconds, processT
 import { intOption, option } from '../options';
 import { gatewayHeaders, startAgentServer, stop, type StartedServer } from '../agent-server/servers';
 import { percentile, runLoad } from './load';
-import { registerDeployment, startControlPlane, startGateway } from './services';
+import { registerDeployment, startBareProxy, startControlPlane, startGateway } from './services';
 
 const GRAPH_CONFIG = path.join(__dirname, '..', 'agent-server', 'graph', 'langgraph.json');
 const SECRET = `bench-${randomUUID()}`;
@@ -58,6 +58,8 @@ async function main(): Promise<void> {
 
   // --baseline=<dir>: a checkout of another commit (with node_modules), run as a second gateway in the same run.
   const baseline = option('baseline', '');
+  // --bare-proxy: also through a bare node:http proxy (./bare-proxy.ts), the floor of any Node proxy here.
+  const bareProxy = process.argv.includes('--bare-proxy');
 
   const databases = {
     controlPlane: await createScratchPostgresDatabase(adminUrl),
@@ -98,7 +100,13 @@ async function main(): Promise<void> {
       if (i === 0) {
         // Direct: what the gateway would have sent for this workspace (signed, as by the gateway).
         const identity = { tenantId: gateway.workspaceId, organizationId: randomUUID(), subject: 'bench' };
-        targets.push({ via: 'direct', assistantId, url: (p) => `${agentServer.url}${p}`, headers: () => gatewayHeaders(SECRET, identity) });
+        const signed = () => gatewayHeaders(SECRET, identity);
+        targets.push({ via: 'direct', assistantId, url: (p) => `${agentServer.url}${p}`, headers: signed });
+        if (bareProxy) {
+          const bare = await startBareProxy(agentServer.url);
+          started.push(bare);
+          targets.push({ via: 'bare node proxy', gateway: bare.child, assistantId, url: (p) => `${bare.url}${p}`, headers: signed });
+        }
       }
     }
 

@@ -11,8 +11,16 @@ import { waitForOk, type StartedServer } from '../agent-server/servers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-function startService(name: string, main: string, env: Record<string, string>, out: number | 'ignore', root = ROOT): ChildProcess {
-  return spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, main)], {
+function startService(
+  name: string,
+  main: string,
+  env: Record<string, string>,
+  out: number | 'ignore',
+  root = ROOT,
+  nodeFlags: string[] = [],
+  args: string[] = [],
+): ChildProcess {
+  return spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...nodeFlags, path.join(root, main), ...args], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', MIGRATE_ON_START: 'true', LANGSMITH_TRACING: 'false', ...env },
     stdio: ['ignore', out, 'inherit'],
@@ -56,7 +64,8 @@ export async function startGateway(options: {
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `bench-gateway-${port}.log`);
   const out = openSync(logFile, 'w');
-  const profile: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {};
+  // BENCH_PROFILE=<dir>: a V8 CPU profile of the gateway there, written when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = startService(
     'gateway',
     'apps/gateway/src/main.ts',
@@ -70,10 +79,10 @@ export async function startGateway(options: {
       TRACING_URL: 'http://127.0.0.1:9',
       EXPORT_URL: 'http://127.0.0.1:9',
       LOG_LEVEL: options.logLevel,
-      ...profile,
     },
     out,
     options.root,
+    profile,
   );
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
@@ -93,4 +102,13 @@ export async function registerDeployment(controlPlaneDatabaseUrl: string, tenant
   } finally {
     await db.close();
   }
+}
+
+/** The bare proxy (./bare-proxy.ts) in front of `upstreamUrl`. */
+export async function startBareProxy(upstreamUrl: string): Promise<StartedServer> {
+  const port = await freePort();
+  const child = startService('bare proxy', 'tools/bench/gateway/bare-proxy.ts', {}, 'ignore', ROOT, [], [String(port), upstreamUrl]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(url, child, 'bare proxy');
+  return { url, child };
 }

@@ -60,7 +60,7 @@ export function createHttpApp(options: HttpAppOptions): { app: Express; metrics:
   app.set('trust proxy', true);
   app.set('query parser', 'extended');
   app.use(requestId(options.logger));
-  app.use(accessLog(metrics, PROBES));
+  app.use(accessLog(metrics, PROBES, options.logger));
   // Before the probes too: a request the gateway signed for another deployment is refused whatever its path.
   if (options.identity) {
     const extra = options.identity.publicPaths ?? (() => false);
