@@ -3,6 +3,7 @@ import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-dat
 import { createApiKey } from './admin.usecases';
 import { Authenticator } from './authenticate.usecase';
 import { bootstrapIdentity, type BootstrapResult } from './bootstrap.usecase';
+import { signIn, signOut } from './browser-sessions.usecases';
 import { CachingIdentityStore } from './caching-identity.store';
 import { listenForIdentityChanges, type IdentityChangeFeed } from './identity-changes';
 import { PrismaIdentityStore } from './prisma-identity.store';
@@ -11,6 +12,12 @@ import { PrismaIdentityStore } from './prisma-identity.store';
 class CountingStore extends PrismaIdentityStore {
   keyLookups = 0;
   workspaceLookups = 0;
+  sessionLookups = 0;
+
+  override findBrowserSession(tokenHash: string) {
+    this.sessionLookups++;
+    return super.findBrowserSession(tokenHash);
+  }
 
   override findApiKeyByHash(keyHash: string) {
     this.keyLookups++;
@@ -77,6 +84,29 @@ describe('CachingIdentityStore', () => {
     let refused = false;
     while (!refused && Date.now() < deadline) {
       refused = await b.auth.authenticate(key, undefined).then(
+        () => false,
+        (err: unknown) => err instanceof AuthenticationError,
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(refused).toBe(true);
+  });
+
+  it('ends a session signed out on one replica on the other too, which had it cached', async () => {
+    const a = await replica();
+    const b = await replica();
+    const signed = await signIn(a.auth, a.store, { apiKey: boot.apiKey, workspaceId: boot.workspace.id, ttlMs: 60_000 });
+    await b.auth.authenticateSession(signed.token, undefined);
+    const lookups = [b.inner.sessionLookups, b.inner.keyLookups];
+    expect((await b.auth.authenticateSession(signed.token, undefined)).identity.tenantId).toBe(boot.workspace.id);
+    expect([b.inner.sessionLookups, b.inner.keyLookups]).toEqual(lookups); // the session and its key from memory
+
+    await signOut(a.store, signed.caller);
+    await expect(a.auth.authenticateSession(signed.token, undefined)).rejects.toBeInstanceOf(AuthenticationError);
+    const deadline = Date.now() + 1_000;
+    let refused = false;
+    while (!refused && Date.now() < deadline) {
+      refused = await b.auth.authenticateSession(signed.token, undefined).then(
         () => false,
         (err: unknown) => err instanceof AuthenticationError,
       );

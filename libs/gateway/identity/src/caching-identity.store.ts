@@ -52,8 +52,8 @@ class Expiring<T> {
 
 /**
  * The identity store with what every request reads — its API key by hash, the workspace it names, the
- * organization's workspaces — held in memory for `ttlMs`, so a request with a known key costs no database query.
- * A revoked key is dropped at once: here when this process revokes it, on every other replica when the feed brings
+ * organization's workspaces, the console's browser session — held in memory for `ttlMs`, so a request with a known key costs no database query.
+ * A revoked key (or a signed-out session) is dropped at once: here when this process revokes it, on every other replica when the feed brings
  * the change (Postgres NOTIFY, sent in the revoking transaction). While the feed is down nothing is cached, and when
  * it comes back everything cached goes, since changes sent meanwhile are lost. A lookup that was under way when a
  * change arrived does not fill the cache: it may have read the row before the change.
@@ -62,6 +62,7 @@ export class CachingIdentityStore implements IdentityStore {
   private readonly keys: Expiring<ApiKeyRecord>;
   private readonly workspaces: Expiring<Workspace>;
   private readonly workspaceLists: Expiring<Workspace[]>;
+  private readonly sessions: Expiring<BrowserSession>;
   /** Bumped on every change: a lookup started under an older generation is not cached. */
   private generation = 0;
 
@@ -74,6 +75,7 @@ export class CachingIdentityStore implements IdentityStore {
     this.keys = new Expiring(ttlMs, maxEntries, now);
     this.workspaces = new Expiring(ttlMs, maxEntries, now);
     this.workspaceLists = new Expiring(ttlMs, maxEntries, now);
+    this.sessions = new Expiring(ttlMs, maxEntries, now);
     feed.subscribe((change) => this.apply(change));
   }
 
@@ -84,8 +86,11 @@ export class CachingIdentityStore implements IdentityStore {
       this.keys.clear();
       this.workspaces.clear();
       this.workspaceLists.clear();
+      this.sessions.clear();
     } else if (change.kind === 'api-key') {
       this.keys.deleteWhere((key) => key.id === change.id);
+    } else if (change.kind === 'session') {
+      this.sessions.deleteWhere((session) => session.id === change.id);
     } else {
       this.workspaceLists.delete(change.organizationId);
     }
@@ -156,15 +161,18 @@ export class CachingIdentityStore implements IdentityStore {
     return this.inner.createBrowserSession(session, now);
   }
 
+  /** The console's requests: its session by token hash (its expiry is still checked on each request). */
   findBrowserSession(tokenHash: string): Promise<BrowserSession | null> {
-    return this.inner.findBrowserSession(tokenHash);
+    return this.cached(this.sessions, tokenHash, () => this.inner.findBrowserSession(tokenHash));
   }
 
-  setBrowserSessionWorkspace(id: string, workspaceId: string): Promise<void> {
-    return this.inner.setBrowserSessionWorkspace(id, workspaceId);
+  async setBrowserSessionWorkspace(id: string, workspaceId: string): Promise<void> {
+    await this.inner.setBrowserSessionWorkspace(id, workspaceId);
+    this.apply({ kind: 'session', id });
   }
 
-  revokeBrowserSession(id: string, at: Date): Promise<void> {
-    return this.inner.revokeBrowserSession(id, at);
+  async revokeBrowserSession(id: string, at: Date): Promise<void> {
+    await this.inner.revokeBrowserSession(id, at);
+    this.apply({ kind: 'session', id });
   }
 }

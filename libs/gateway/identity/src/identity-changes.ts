@@ -1,9 +1,12 @@
 /**
- * What makes cached identity stale: a key revoked (rotation revokes the old key), or an organization's set of
- * workspaces grown. The store announces each one in the transaction that makes it (Postgres `NOTIFY`), so every
- * gateway replica hears it once it is committed.
+ * What makes cached identity stale: a key revoked (rotation revokes the old key), an organization's set of
+ * workspaces grown, a browser session signed out or moved to another workspace. The store announces each one in
+ * the transaction that makes it (Postgres `NOTIFY`), so every gateway replica hears it once it is committed.
  */
-export type IdentityChange = { kind: 'api-key'; id: string } | { kind: 'workspaces'; organizationId: string };
+export type IdentityChange =
+  | { kind: 'api-key'; id: string }
+  | { kind: 'workspaces'; organizationId: string }
+  | { kind: 'session'; id: string };
 
 /** `reset`: changes may have been missed (the feed was cut); everything cached must go. */
 export type IdentityChangeListener = (change: IdentityChange | 'reset') => void;
@@ -22,7 +25,7 @@ export interface IdentityChangeFeed {
 export function parseIdentityChange(payload: string | undefined): IdentityChange | undefined {
   try {
     const change = JSON.parse(payload ?? '') as Partial<IdentityChange>;
-    if (change.kind === 'api-key' && typeof change.id === 'string') return { kind: 'api-key', id: change.id };
+    if ((change.kind === 'api-key' || change.kind === 'session') && typeof change.id === 'string') return { kind: change.kind, id: change.id };
     if (change.kind === 'workspaces' && typeof change.organizationId === 'string') return { kind: 'workspaces', organizationId: change.organizationId };
   } catch {
     // not ours

@@ -124,10 +124,15 @@ export class PrismaIdentityStore implements IdentityStore {
   }
 
   async setBrowserSessionWorkspace(id: string, workspaceId: string): Promise<void> {
-    await this.prisma.browserSession.update({ where: { id }, data: { workspaceId } }).catch(rethrow('Session already exists', 'Session not found'));
+    await this.prisma
+      .$transaction([this.prisma.browserSession.update({ where: { id }, data: { workspaceId } }), this.announce({ kind: 'session', id })])
+      .catch(rethrow('Session already exists', 'Session not found'));
   }
 
   async revokeBrowserSession(id: string, at: Date): Promise<void> {
-    await this.prisma.browserSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+    await this.prisma.$transaction([
+      this.prisma.browserSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } }),
+      this.announce({ kind: 'session', id }),
+    ]);
   }
 }
