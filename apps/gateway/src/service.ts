@@ -23,7 +23,8 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
   return Lifecycle.start(logger, async (lifecycle) => {
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     await db.prepare({ migrate: config.MIGRATE_ON_START });
-    // Keys and workspaces are read from memory on each request; revocations reach every replica through NOTIFY.
+    // Keys, workspaces and browser sessions are read from memory on each request; revocations and sign-outs reach
+    // every replica through NOTIFY.
     const changes = await lifecycle.use('identity changes', listenForIdentityChanges(db.notifications), (feed) => feed.close());
     const store = new CachingIdentityStore(new PrismaIdentityStore(db.prisma), changes, { ttlMs: config.IDENTITY_CACHE_TTL });
     const bootstrap = await bootstrapIdentity(store);
