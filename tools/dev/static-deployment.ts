@@ -18,7 +18,7 @@ export interface StaticDeployment {
  * Creates the deployment, or points an existing one of that name and workspace at `upstreamUrl` (ports change
  * between starts); returns its id.
  */
-export async function upsertStaticDeployment(controlPlane: RunningControlPlane, deployment: StaticDeployment): Promise<string> {
+export async function upsertStaticDeployment(controlPlane: Pick<RunningControlPlane, 'prisma'>, deployment: StaticDeployment): Promise<string> {
   const { tenantId, name, upstreamUrl, replicaUrls = [upstreamUrl] } = deployment;
   const { prisma } = controlPlane;
   const row = await prisma.deployment.upsert({

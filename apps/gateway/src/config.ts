@@ -15,6 +15,11 @@ const schema = z.object({
   CONTROL_PLANE_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
   /** How long a deployment's resolved upstream is reused before asking the control plane again. */
   DEPLOYMENT_CACHE_TTL: duration(30_000),
+  /**
+   * How long an API key (and the workspaces it names) is reused from memory; a revocation reaches every replica at
+   * once through Postgres NOTIFY, this bounds staleness should one be missed.
+   */
+  IDENTITY_CACHE_TTL: duration(10_000),
   /** Deadline of each gRPC call to the control plane (deployment resolution). */
   GRPC_DEADLINE: duration(3_000),
   /** 0 = no limit: run streams (SSE) may stay open for as long as a run lasts. */

@@ -76,3 +76,86 @@ describe('proxy headers', () => {
     }
   });
 });
+
+describe('proxy streaming', () => {
+  let upstream: Server;
+  let gateway: Server;
+  let gatewayUrl: string;
+  /** Lets the upstream's stream go on to its end. */
+  let finish: () => void = () => undefined;
+  let received: { bytes: number; done: Promise<void> };
+
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      if (req.method === 'POST') {
+        // Counts the upload as it streams in; answers once it has all of it.
+        let bytes = 0;
+        let done: () => void = () => undefined;
+        received = { bytes: 0, done: new Promise((resolve) => (done = resolve)) };
+        req.on('data', (chunk: Buffer) => (received.bytes = bytes += chunk.length));
+        req.on('end', () => {
+          done();
+          res.end(JSON.stringify({ bytes }));
+        });
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write('event: metadata\ndata: {"run_id":"r-1"}\n\n');
+      finish = () => res.end('event: end\ndata: null\n\n');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const forward = proxyTo({
+      upstreams: { 'control-plane': upstreamUrl, tracing: upstreamUrl, export: upstreamUrl },
+      resolveDeployment: cachedResolver(async (deploymentId, tenantId) => ({ deploymentId, tenantId, upstreamUrl })),
+      internalSecret: SECRET,
+      proxyTimeoutMs: 0,
+      retryWindowMs: 0,
+      logger: silentLogger,
+    });
+    const app = express();
+    app.use((req, res, next) => {
+      res.locals.requestId = 'req-1';
+      res.locals.caller = caller;
+      return forward(matchRoute(req.url)!)(req, res, next);
+    });
+    gateway = createServer(app);
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => gateway.close(resolve));
+    await new Promise((resolve) => upstream.close(resolve));
+  });
+
+  it('passes an event stream through as it comes, untouched, before the upstream ends it', async () => {
+    const res = await fetch(`${gatewayUrl}/deployments/2b7a3a8e-4a7f-4c55-9d57-0d6f3c1c7b10/threads/t/runs/stream`);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('event: metadata\ndata: {"run_id":"r-1"}\n\n');
+    finish();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('event: end\ndata: null\n\n');
+  });
+
+  it('streams a request body to the upstream as it is sent, without holding it', async () => {
+    let push: (chunk: Uint8Array | null) => void = () => undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        push = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
+      },
+    });
+    const answer = fetch(`${gatewayUrl}/api/v1/runs/multipart`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    push(new Uint8Array(64 * 1024));
+    // The first part reaches the upstream while the client has not finished sending.
+    const deadline = Date.now() + 5_000;
+    while ((received?.bytes ?? 0) < 64 * 1024 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(received.bytes).toBe(64 * 1024);
+    push(new Uint8Array(1024));
+    push(null);
+    await received.done;
+    expect(await (await answer).json()).toEqual({ bytes: 65 * 1024 });
+  });
+});

@@ -8,3 +8,5 @@ export * from './service-keys.usecases';
 export * from './browser-session';
 export * from './browser-sessions.usecases';
 export * from './browser-session-json';
+export * from './identity-changes';
+export * from './caching-identity.store';

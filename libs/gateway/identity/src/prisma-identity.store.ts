@@ -2,6 +2,7 @@ import type { PrismaClient } from '@platform/gateway-data-access';
 import { ConflictError } from '@platform/errors';
 import { mapPrismaError } from '@platform/prisma';
 import type { BrowserSession, NewBrowserSession } from './browser-session';
+import { IDENTITY_CHANGES_CHANNEL, type IdentityChange } from './identity-changes';
 import type { ApiKeyRecord, ApiKeyRole, IdentityStore, NewApiKey, Organization, Workspace } from './identity.store';
 
 type ApiKeyRow = Awaited<ReturnType<PrismaClient['apiKey']['findUniqueOrThrow']>>;
@@ -63,8 +64,16 @@ export class PrismaIdentityStore implements IdentityStore {
     }
   }
 
+  /** In the transaction of a change: every gateway replica hears of it once it is committed (their caches). */
+  private announce(change: IdentityChange) {
+    return this.prisma.$executeRaw`SELECT pg_notify(${IDENTITY_CHANGES_CHANNEL}, ${JSON.stringify(change)})`;
+  }
+
   async createWorkspace(organizationId: string, name: string): Promise<Workspace> {
-    return this.prisma.workspace.create({ data: { organizationId, name } }).catch(rethrow('A workspace with this name already exists'));
+    const [workspace] = await this.prisma
+      .$transaction([this.prisma.workspace.create({ data: { organizationId, name } }), this.announce({ kind: 'workspaces', organizationId })])
+      .catch(rethrow('A workspace with this name already exists'));
+    return workspace;
   }
 
   findWorkspace(id: string): Promise<Workspace | null> {
@@ -94,7 +103,9 @@ export class PrismaIdentityStore implements IdentityStore {
   }
 
   async revokeApiKey(id: string, at: Date): Promise<void> {
-    await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: at } }).catch(rethrow('API key already exists', 'API key not found'));
+    await this.prisma
+      .$transaction([this.prisma.apiKey.update({ where: { id }, data: { revokedAt: at } }), this.announce({ kind: 'api-key', id })])
+      .catch(rethrow('API key already exists', 'API key not found'));
   }
 
   async touchApiKey(id: string, at: Date): Promise<void> {
@@ -113,10 +124,15 @@ export class PrismaIdentityStore implements IdentityStore {
   }
 
   async setBrowserSessionWorkspace(id: string, workspaceId: string): Promise<void> {
-    await this.prisma.browserSession.update({ where: { id }, data: { workspaceId } }).catch(rethrow('Session already exists', 'Session not found'));
+    await this.prisma
+      .$transaction([this.prisma.browserSession.update({ where: { id }, data: { workspaceId } }), this.announce({ kind: 'session', id })])
+      .catch(rethrow('Session already exists', 'Session not found'));
   }
 
   async revokeBrowserSession(id: string, at: Date): Promise<void> {
-    await this.prisma.browserSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+    await this.prisma.$transaction([
+      this.prisma.browserSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } }),
+      this.announce({ kind: 'session', id }),
+    ]);
   }
 }

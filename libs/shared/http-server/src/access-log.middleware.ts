@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
+import type { Logger } from '@platform/logging';
 import type { ServiceMetrics } from './metrics';
-import type { RequestContext } from './request-context';
 
 /** Logs each request when it ends and records its duration under the matched route, not the raw path. */
-export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>): RequestHandler {
+export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>, logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -15,9 +15,10 @@ export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>): Req
       metrics.httpDuration.observe({ method: req.method, route, status }, seconds);
       if (res.statusCode >= 500) metrics.httpErrors.inc({ status });
       if (quietPaths.has(req.path)) return;
-      const { logger } = res.locals as RequestContext;
+      // The service's logger with the request id as a field: the same line as the request's child logger would
+      // write, without making one per request.
       logger.info(
-        { method: req.method, path: req.originalUrl, status: res.statusCode, duration_ms: Math.round(seconds * 1000) },
+        { request_id: res.locals.requestId, method: req.method, path: req.originalUrl, status: res.statusCode, duration_ms: Math.round(seconds * 1000) },
         'request',
       );
     });

@@ -29,7 +29,12 @@ function matches(pattern: string[], path: string[]): boolean {
 /** Puts the body limit of each request's route where `bodyLimitOf` finds it. */
 export function bodyLimits(limits: BodyLimits): RequestHandler {
   const rules = (limits.routes ?? []).map((rule) => ({ ...rule, segments: segmentsOf(rule.path) }));
+  const methods = new Set(rules.map((rule) => rule.method as string));
   return (req, res, next) => {
+    if (!methods.has(req.method)) {
+      res.locals.bodyLimit = limits.defaultBytes;
+      return next();
+    }
     const path = segmentsOf(req.path);
     const rule = rules.find((r) => r.method === req.method && matches(r.segments, path));
     res.locals.bodyLimit = rule?.bytes ?? limits.defaultBytes;

@@ -1,10 +1,11 @@
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
 import { signIdentity } from '@platform/identity';
-import { silentLogger } from '@platform/logging';
+import { createLogger, silentLogger } from '@platform/logging';
 import { createHttpApp } from './create-http-app';
-import { identityOf, tenantOf } from './request-context';
+import { identityOf, requestContext, tenantOf } from './request-context';
 import { parseRequest } from './validate';
 
 const secret = 'test-internal-secret-123';
@@ -119,5 +120,36 @@ describe('createHttpApp', () => {
     await request(app).get('/missing').set(signed('r6')).expect(404, { detail: 'Item not found' });
     await request(app).get('/boom').set(signed('r7')).expect(500, { detail: 'Internal Server Error' });
     await request(app).get('/nowhere').set(signed('r8')).expect(404, { detail: 'Not Found' });
+  });
+});
+
+describe('request logging', () => {
+  it('writes one access-log line naming the request id, and gives handlers a logger bound to it', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = createHttpApp({
+      service: 'svc',
+      logger: createLogger({ service: 'svc', destination }),
+      routes: (a) => {
+        a.get('/quiet', (_req, res) => void res.json({}));
+        a.get('/chatty', (_req, res) => {
+          requestContext(res).logger.info({ step: 1 }, 'working');
+          res.json({});
+        });
+      },
+    }).app;
+    await request(app).get('/quiet').set('x-request-id', 'req-quiet').expect(200);
+    await request(app).get('/chatty').set('x-request-id', 'req-chatty').expect(200);
+    expect(lines.map(({ msg, request_id, path, status, step }) => ({ msg, request_id, path, status, step }))).toEqual([
+      { msg: 'request', request_id: 'req-quiet', path: '/quiet', status: 200, step: undefined },
+      { msg: 'working', request_id: 'req-chatty', path: undefined, status: undefined, step: 1 },
+      { msg: 'request', request_id: 'req-chatty', path: '/chatty', status: 200, step: undefined },
+    ]);
+    expect(lines.every((line) => line.service === 'svc')).toBe(true);
   });
 });

@@ -62,7 +62,7 @@ export function createHttpApp(options: HttpAppOptions): { app: Express; metrics:
   app.set('trust proxy', true);
   app.set('query parser', 'extended');
   app.use(requestId(options.logger));
-  app.use(accessLog(metrics, PROBES));
+  app.use(accessLog(metrics, PROBES, options.logger));
   for (const handler of options.beforeIdentity ?? []) app.use(handler);
   // Before the probes too: a request the gateway signed for another deployment is refused whatever its path.
   if (options.identity) {

@@ -26,6 +26,8 @@ export interface NotificationHandler {
    * re-reads whatever state it follows.
    */
   onReconnect?(): void;
+  /** The listening connection was lost (it is being re-opened): from now until `onReconnect`, nothing is heard. */
+  onDisconnect?(): void;
 }
 
 /** Postgres LISTEN/NOTIFY, on Postgres and PGlite alike. */

@@ -14,9 +14,18 @@ describeOnScratchPostgres('LISTEN/NOTIFY on Postgres', (scratch) => {
     try {
       const got: string[] = [];
       let reconnects = 0;
-      await db.listen('runs_test', { onNotify: (p) => got.push(p), onReconnect: () => reconnects++ });
+      const events: string[] = [];
+      await db.listen('runs_test', {
+        onNotify: (p) => got.push(p),
+        onDisconnect: () => events.push('disconnect'),
+        onReconnect: () => {
+          reconnects++;
+          events.push('reconnect');
+        },
+      });
       await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "runs_test"' AND pid <> pg_backend_pid()`);
       await eventually(() => reconnects === 1);
+      expect(events).toEqual(['disconnect', 'reconnect']);
       await db.notify('runs_test', 'back');
       await eventually(() => got.includes('back'));
     } finally {

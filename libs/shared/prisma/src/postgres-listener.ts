@@ -65,6 +65,7 @@ export class PostgresListener {
     const lost = () => {
       if (this.client !== client) return;
       this.client = undefined;
+      for (const set of this.handlers.values()) for (const handler of set) handler.onDisconnect?.();
       this.scheduleReconnect();
     };
     client.on('error', lost);
