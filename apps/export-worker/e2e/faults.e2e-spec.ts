@@ -3,7 +3,7 @@
 // is SIGKILLed in the middle of a partition; 40 partitions of one workspace run under small concurrency limits.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import type { RunningService } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';

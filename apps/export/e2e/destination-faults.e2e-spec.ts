@@ -3,7 +3,7 @@
 // fault-injecting proxy (real HTTP, real AWS SDK; only the fault is injected).
 import { randomUUID } from 'node:crypto';
 import { Client } from 'langsmith';
-import { startNotS3Server, startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-destinations/testing';
+import { startNotS3Server, startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
 import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';

@@ -4,7 +4,7 @@
 // Hive partitioning, as a data lake would.
 import { randomUUID } from 'node:crypto';
 import { Client } from 'langsmith';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
 import { serviceUrl } from '@platform/testing';

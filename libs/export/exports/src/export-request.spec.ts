@@ -1,8 +1,8 @@
 import { ValidationError } from '@platform/errors';
 import { parseRequest } from '@platform/http-server';
-import { createDestinationSchema } from './destination.schema';
+import { parseExportStatus } from '@platform/export-data-access';
+import { createDestinationSchema } from '@platform/export-destinations';
 import { createExportSchema, updateExportSchema } from './create-export.schema';
-import { parseExportStatus } from './export-status';
 
 const base = {
   bulk_export_destination_id: '0b6c2b5e-6a3f-4a55-9a8e-1c2d3e4f5a6b',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '@platform/export-data-access';
+import type { PrismaClient } from './generated/prisma/client';
 import type { BulkExport } from './bulk-export';
 import type { DestinationConfig } from './destination';
 import { FINAL_STATUSES, type ExportStatus } from './export-status';
