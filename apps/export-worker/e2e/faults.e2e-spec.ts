@@ -6,14 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
 import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { signIdentity } from '@platform/identity';
-import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';
-import { silentLogger } from '@platform/logging';
 import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { DAY_US, insertProject, insertRuns, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
 import { startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
-import { jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export-e2e.helpers';
-import { startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e-helpers';
+import { createS3Destination, jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export-e2e.helpers';
+import { deletePartitionQueue, startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e-helpers';
 
 const BUCKET = 'exports';
 const PREFIX = 'faults';
@@ -104,23 +102,14 @@ describeWithServices('bulk export faults with three export-worker processes', ()
       const requestId = randomUUID();
       return { 'x-request-id': requestId, ...signIdentity(TEST_INTERNAL_SECRET, { tenantId, organizationId: randomUUID(), subject: 'faults-e2e' }, requestId) };
     });
-    const destination = await api('POST', '/bulk-exports/destinations', {
-      destination_type: 's3',
-      display_name: 'faults',
-      config: { bucket_name: BUCKET, prefix: PREFIX, endpoint_url: s3.endpoint, region: 'us-east-1' },
-      credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
-    });
-    expect(destination.status).toBe(200);
-    destinationId = destination.body.id;
+    destinationId = await createS3Destination(api, 'faults', { bucket_name: BUCKET, prefix: PREFIX, endpoint_url: s3.endpoint, region: 'us-east-1' });
   });
 
   afterAll(async () => {
     await platform?.stop();
     await tracingDb?.close();
     await exportDb?.close();
-    const bus = await createJobBus({ natsUrl: process.env.NATS_URL, logger: silentLogger });
-    await (bus as JetStreamJobBus).deleteQueue(queue).catch(() => undefined);
-    await bus.close();
+    await deletePartitionQueue(queue);
     await s3?.close();
   });
 
