@@ -8,7 +8,7 @@ import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testin
 import { signIdentity } from '@platform/identity';
 import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { DAY_US, insertProject, insertRuns, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
 import { startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
 import { createS3Destination, jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export-e2e.helpers';
 import { deletePartitionQueue, startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e-helpers';

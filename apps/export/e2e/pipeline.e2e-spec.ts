@@ -7,7 +7,7 @@ import { Client } from 'langsmith';
 import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { DAY_US, insertProject, insertRuns, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
 import { createS3Destination, jsonApi, objectKeys, objectsDir, parquetColumnTypes, queryParquet, sendTraces, waitFor, type SentRun } from './export-e2e.helpers';
