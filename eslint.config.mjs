@@ -17,6 +17,10 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: true,
+          // No import loops between projects (the rule reports any cycle in the project graph, spec files included);
+          // stated here so that it cannot be relaxed without it showing: no exceptions, no self-imports by alias.
+          ignoredCircularDependencies: [],
+          allowCircularSelfDependency: false,
           allow: [],
           depConstraints: [
             ...scopes.map((scope) => ({

@@ -47,6 +47,11 @@ export interface PlatformOptions {
   exportWorkerEnv?: Record<string, string>;
   /** The export partition queue (default `exportPartitionQueue`); tests on a shared NATS pass one of their own. */
   exportPartitionQueue?: typeof exportPartitionQueue;
+  /**
+   * Starts the export worker from its variables (TRACING_GRPC, EXPORT_GRPC, NATS_URL, ...). Default: in this process,
+   * on the platform's bus; a test that needs workers as OS processes of its own starts them here.
+   */
+  startExportWorker?: (env: Record<string, string | undefined>) => Promise<RunningService>;
   /** The agent server's deployment (its langgraph.json); default: the example ReAct agent. */
   langgraphConfigPath?: string;
   /** Extra agent-server variables (N_JOBS_PER_WORKER, RUN_LEASE, LANGSMITH_*, ...). */
@@ -154,18 +159,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         ),
       ),
     ]);
+    const workerEnv = {
+      ...common('export-worker'),
+      NATS_URL: options.natsUrl,
+      TRACING_GRPC: address(tracing.grpcPort),
+      EXPORT_GRPC: address(exportService.grpcPort),
+      ...options.exportWorkerEnv,
+    };
     const exportWorker = await launch(
-      startExportWorker(
-        loadExportWorkerConfig({
-          ...common('export-worker'),
-          NATS_URL: options.natsUrl,
-          TRACING_GRPC: address(tracing.grpcPort),
-          EXPORT_GRPC: address(exportService.grpcPort),
-          ...options.exportWorkerEnv,
-        }),
-        loggerFor('export-worker'),
-        { bus, queue: options.exportPartitionQueue },
-      ),
+      options.startExportWorker
+        ? options.startExportWorker(workerEnv)
+        : startExportWorker(loadExportWorkerConfig(workerEnv), loggerFor('export-worker'), { bus, queue: options.exportPartitionQueue }),
     );
     const gateway = await launch(
       startGateway(

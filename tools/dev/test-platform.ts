@@ -30,6 +30,8 @@ export interface TestPlatformOptions {
   exportWorkerEnv?: Record<string, string>;
   /** A partition queue of the test's own, so platforms of tests running at once on one NATS never share jobs. */
   exportPartitionQueue?: PlatformOptions['exportPartitionQueue'];
+  /** Export workers of the test's own (e.g. OS processes) instead of the one in this process. */
+  startExportWorker?: PlatformOptions['startExportWorker'];
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -53,6 +55,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       exportEnv: options.exportEnv,
       exportWorkerEnv: options.exportWorkerEnv,
       exportPartitionQueue: options.exportPartitionQueue,
+      startExportWorker: options.startExportWorker,
     });
   } catch (err) {
     await dropAll();

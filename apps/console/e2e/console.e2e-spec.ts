@@ -5,7 +5,7 @@
 // The browser session's cookie rules are checked on the same platform with plain HTTP.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { ensureConsoleBuilt } from '../../../tools/dev/console-build';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 import { controlPlaneTestEnv, reactAgentRepo } from '../../control-plane/e2e/control-plane.e2e-helpers';

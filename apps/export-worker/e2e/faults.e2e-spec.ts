@@ -1,24 +1,18 @@
-// Export faults across real processes: the tracing and export services in this process (each on a Postgres
-// database of its own), three export-worker PROCESSES consuming one JetStream queue, s3rver on loopback. A worker
-// is SIGKILLed in the middle of a partition; 40 partitions of one workspace run under small concurrency limits.
-import { randomBytes, randomUUID } from 'node:crypto';
+// Export faults across real processes: the platform of the shared test platform (tools/dev/test-platform.ts: the
+// tracing and export services on Postgres databases of their own) with, instead of its in-process worker, three
+// export-worker PROCESSES consuming one JetStream queue, and s3rver on loopback. A worker is SIGKILLed in the middle
+// of a partition; 40 partitions of one workspace run under small concurrency limits.
+import { randomUUID } from 'node:crypto';
 import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
-import type { RunningService } from '@platform/http-server';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { signIdentity } from '@platform/identity';
-import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';
-import { silentLogger } from '@platform/logging';
-import { createTestDatabase, serviceUrl, type TestDatabase } from '@platform/testing';
+import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { DAY_US, insertProject, insertRuns, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
-import { loadTracingConfig } from '../../tracing/src/config';
-import { startTracing } from '../../tracing/src/service';
-import { loadExportConfig } from '../../export/src/config';
-import { startExport } from '../../export/src/service';
-import { jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export-e2e.helpers';
-import { startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e-helpers';
+import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
+import { startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
+import { createS3Destination, jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export-e2e.helpers';
+import { deletePartitionQueue, startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e-helpers';
 
-const SECRET = 'export-faults-e2e-internal-secret';
 const BUCKET = 'exports';
 const PREFIX = 'faults';
 const DAYS = ['2024-05-01', '2024-05-02', '2024-05-03'];
@@ -44,11 +38,11 @@ describeWithServices('bulk export faults with three export-worker processes', ()
   const tenantId = randomUUID();
   const sessionId = randomUUID();
   const queue = uniquePartitionQueue('export-faults');
-  const databases: TestDatabase[] = [];
+  let platform: TestPlatform;
   let tracingDb: TracingDatabase;
   let exportDb: ExportDatabase;
-  let tracing: RunningService;
-  let exportService: RunningService;
+  /** The platform's gRPC addresses the workers call (TRACING_GRPC, EXPORT_GRPC). */
+  let grpc: { tracing: string; export: string };
   let s3: TestS3Server;
   let workers: WorkerProcess[] = [];
   /** Every worker started, killed ones included, for the teardown (their temp directories). */
@@ -60,9 +54,9 @@ describeWithServices('bulk export faults with three export-worker processes', ()
     const worker = await startWorkerProcess(index, {
       queue,
       natsUrl: process.env.NATS_URL as string,
-      tracingGrpc: `127.0.0.1:${tracing.grpcPort}`,
-      exportGrpc: `127.0.0.1:${exportService.grpcPort}`,
-      internalSecret: SECRET,
+      tracingGrpc: grpc.tracing,
+      exportGrpc: grpc.export,
+      internalSecret: TEST_INTERNAL_SECRET,
       env: {
         // Small files: a partition of 4,000 runs is ten files and takes a few seconds, with a checkpoint per file.
         EXPORT_WORKER_FILE_MAX_ROWS: '400',
@@ -79,60 +73,44 @@ describeWithServices('bulk export faults with three export-worker processes', ()
   };
 
   beforeAll(async () => {
-    const [tracingTestDb, exportTestDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-    databases.push(tracingTestDb, exportTestDb);
     s3 = await startTestS3Server({ buckets: [BUCKET] });
-    const common = { HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', INTERNAL_SECRET: SECRET, DATA_DIR: 'memory://', MIGRATE_ON_START: 'true', LOG_LEVEL: 'warn' };
-    tracing = await startTracing(loadTracingConfig({ ...common, DATABASE_URL: tracingTestDb.url }), silentLogger);
-    exportService = await startExport(
-      loadExportConfig({
-        ...common,
-        DATABASE_URL: exportTestDb.url,
-        NATS_URL: process.env.NATS_URL,
-        TRACING_GRPC: `127.0.0.1:${tracing.grpcPort}`,
-        EXPORT_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    platform = await startTestPlatform({
+      exportPartitionQueue: queue,
+      exportEnv: {
         EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE: String(MAX_EXPORTS_PER_WORKSPACE),
         EXPORT_MAX_RUNNING_RUNS_PER_EXPORT: String(MAX_RUNS_PER_EXPORT),
         EXPORT_DISPATCH_INTERVAL: '100ms',
         EXPORT_RETRY_DELAY: '200ms',
-      }),
-      silentLogger,
-      { partitionQueue: queue },
-    );
-    tracingDb = await openTracingDatabase({ url: tracingTestDb.url, dataDir: 'memory://' });
-    exportDb = await openExportDatabase({ url: exportTestDb.url, dataDir: 'memory://' });
+      },
+      // The platform's export worker is these processes: stopped with the platform, killed ones and the
+      // replacement included.
+      startExportWorker: async (env) => {
+        grpc = { tracing: env.TRACING_GRPC as string, export: env.EXPORT_GRPC as string };
+        workers = await Promise.all(Array.from({ length: WORKERS }, (_, i) => startWorker(i)));
+        return { name: 'export-worker', url: workers[0].url, stop: () => stopWorkerProcesses(started) };
+      },
+    });
+    tracingDb = await openTracingDatabase({ url: platform.databases.tracing.url, dataDir: 'memory://' });
+    exportDb = await openExportDatabase({ url: platform.databases.export.url, dataDir: 'memory://' });
     await insertProject(tracingDb.prisma, tenantId, sessionId);
     // Realistic runs (1–2 KB inputs and outputs), three at each start time so ties exercise the cursor.
     for (let day = 0; day < DAYS.length; day++) {
       await insertRuns(tracingDb.prisma, { tenantId, sessionId, count: RUNS_PER_DAY, firstUs: T0_US + BigInt(day) * DAY_US, stepUs: 5_000, perTimestamp: 3, payloadChars: 1_500 });
     }
-    workers = await Promise.all(Array.from({ length: WORKERS }, (_, i) => startWorker(i)));
 
-    api = jsonApi(`${exportService.url}/api/v1`, () => {
+    api = jsonApi(`${platform.services.export.url}/api/v1`, () => {
       const requestId = randomUUID();
-      return { 'x-request-id': requestId, ...signIdentity(SECRET, { tenantId, organizationId: randomUUID(), subject: 'faults-e2e' }, requestId) };
+      return { 'x-request-id': requestId, ...signIdentity(TEST_INTERNAL_SECRET, { tenantId, organizationId: randomUUID(), subject: 'faults-e2e' }, requestId) };
     });
-    const destination = await api('POST', '/bulk-exports/destinations', {
-      destination_type: 's3',
-      display_name: 'faults',
-      config: { bucket_name: BUCKET, prefix: PREFIX, endpoint_url: s3.endpoint, region: 'us-east-1' },
-      credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
-    });
-    expect(destination.status).toBe(200);
-    destinationId = destination.body.id;
+    destinationId = await createS3Destination(api, 'faults', { bucket_name: BUCKET, prefix: PREFIX, endpoint_url: s3.endpoint, region: 'us-east-1' });
   });
 
   afterAll(async () => {
-    await stopWorkerProcesses(started);
-    await exportService?.stop();
-    await tracing?.stop();
+    await platform?.stop();
     await tracingDb?.close();
     await exportDb?.close();
-    const bus = await createJobBus({ natsUrl: process.env.NATS_URL, logger: silentLogger });
-    await (bus as JetStreamJobBus).deleteQueue(queue).catch(() => undefined);
-    await bus.close();
+    await deletePartitionQueue(queue);
     await s3?.close();
-    await Promise.all(databases.map((d) => d.drop()));
   });
 
   const runsOf = (exportIds: string[]) =>

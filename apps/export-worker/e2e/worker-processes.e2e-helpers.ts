@@ -6,8 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportPartitionQueue } from '@platform/contracts';
-import { defineQueue } from '@platform/job-bus';
+import { createJobBus, defineQueue, type JetStreamJobBus } from '@platform/job-bus';
 import { freePort } from '@platform/http-server';
+import { silentLogger } from '@platform/logging';
 import { processCpuSeconds } from '@platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -19,6 +20,14 @@ export type PartitionQueue = typeof exportPartitionQueue;
 export function uniquePartitionQueue(label: string): PartitionQueue {
   const id = randomBytes(4).toString('hex');
   return defineQueue({ name: `${label}-${id}`, subject: `test.${label}.${id}`, schema: exportPartitionQueue.schema });
+}
+
+/** Deletes a queue of `uniquePartitionQueue` (its stream) from the shared NATS, if the test ran on one. */
+export async function deletePartitionQueue(queue: PartitionQueue): Promise<void> {
+  if (!process.env.NATS_URL) return;
+  const bus = await createJobBus({ natsUrl: process.env.NATS_URL, logger: silentLogger });
+  await (bus as JetStreamJobBus).deleteQueue(queue).catch(() => undefined);
+  await bus.close();
 }
 
 export interface WorkerProcess {

@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { exportPartitionQueue, type RunSpec } from '@platform/contracts';
-import { startS3FaultProxy, startTestS3Server, TEST_S3_CREDENTIALS, type S3FaultProxy, type TestS3Server } from '@platform/export-destinations/testing';
+import { startS3FaultProxy, startTestS3Server, TEST_S3_CREDENTIALS, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
 import type { RunningService } from '@platform/http-server';
 import { createJobBus, defineQueue, type JetStreamJobBus, type JobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 
 // Bulk export through the gateway with every service in-process: the export service checks filters and projects

@@ -3,11 +3,9 @@
 // fault-injecting proxy (real HTTP, real AWS SDK; only the fault is injected).
 import { randomUUID } from 'node:crypto';
 import { Client } from 'langsmith';
-import { startNotS3Server, startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-destinations/testing';
-import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';
-import { silentLogger } from '@platform/logging';
+import { startNotS3Server, startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
+import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
 import { jsonApi, objectKeys, objectsDir, queryParquet, sendTraces, waitFor, type SentRun } from './export-e2e.helpers';
 
 const BUCKET = 'exports';
@@ -59,11 +57,7 @@ describe('bulk export destinations and S3 failures, end to end', () => {
 
   afterAll(async () => {
     await platform?.stop();
-    if (process.env.NATS_URL) {
-      const bus = await createJobBus({ natsUrl: process.env.NATS_URL, logger: silentLogger });
-      await (bus as JetStreamJobBus).deleteQueue(queue).catch(() => undefined);
-      await bus.close();
-    }
+    await deletePartitionQueue(queue);
     await proxy?.close();
     await s3?.close();
   });

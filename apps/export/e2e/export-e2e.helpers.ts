@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { RunTree, type Client } from 'langsmith';
+import { TEST_S3_CREDENTIALS } from '@platform/export-s3/testing';
 
 const S3RVER_SUFFIX = '._S3rver_object';
 
@@ -76,6 +77,13 @@ export function jsonApi(baseUrl: string, headers: () => Record<string, string>) 
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
+}
+
+/** Creates an S3 destination on s3rver (its fixed credentials) through `api`; returns its id. */
+export async function createS3Destination(api: ReturnType<typeof jsonApi>, displayName: string, config: Record<string, unknown>): Promise<string> {
+  const created = await api('POST', '/bulk-exports/destinations', { destination_type: 's3', display_name: displayName, config, credentials: TEST_S3_CREDENTIALS });
+  expect(created.status).toBe(200);
+  return created.body.id as string;
 }
 
 /** About `chars` characters of hex words: compresses about as badly as real prose, like the tracing fixtures. */

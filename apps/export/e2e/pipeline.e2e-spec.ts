@@ -4,15 +4,13 @@
 // Hive partitioning, as a data lake would.
 import { randomUUID } from 'node:crypto';
 import { Client } from 'langsmith';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
-import { createJobBus, type JetStreamJobBus } from '@platform/job-bus';
-import { silentLogger } from '@platform/logging';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { DAY_US, insertProject, insertRuns, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
-import { jsonApi, objectKeys, objectsDir, parquetColumnTypes, queryParquet, sendTraces, waitFor, type SentRun } from './export-e2e.helpers';
+import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
+import { createS3Destination, jsonApi, objectKeys, objectsDir, parquetColumnTypes, queryParquet, sendTraces, waitFor, type SentRun } from './export-e2e.helpers';
 
 const BUCKET = 'lake';
 const PREFIX = 'traces/raw';
@@ -64,22 +62,14 @@ describeWithServices('bulk export pipeline: SDK ingest → export service → Je
     project = { id: found.id, name };
     await waitFor('the runs to be stored', () => sourceIds(project.id, '2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'), (ids) => ids.length === sent.length);
 
-    const destination = await api('POST', '/bulk-exports/destinations', {
-      destination_type: 's3',
-      display_name: 'lake',
-      config: { bucket_name: BUCKET, prefix: PREFIX, endpoint_url: s3.endpoint, region: 'us-east-1', config_kwargs_s3: { addressing_style: 'path' } },
-      credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
-    });
-    expect(destination.status).toBe(200);
-    destinationId = destination.body.id;
+    const config = { bucket_name: BUCKET, prefix: PREFIX, endpoint_url: s3.endpoint, region: 'us-east-1', config_kwargs_s3: { addressing_style: 'path' } };
+    destinationId = await createS3Destination(api, 'lake', config);
   });
 
   afterAll(async () => {
     await tracingDb?.close();
     await platform?.stop();
-    const bus = await createJobBus({ natsUrl: process.env.NATS_URL, logger: silentLogger });
-    await (bus as JetStreamJobBus).deleteQueue(queue).catch(() => undefined);
-    await bus.close();
+    await deletePartitionQueue(queue);
     await s3?.close();
   });
 

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
-import type { DestinationsDeps, ExportsDeps } from '@platform/export-exports';
+import type { DestinationsDeps } from '@platform/export-destinations';
+import type { ExportsDeps } from '@platform/export-exports';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { bulkExportsRoutes } from './http/bulk-exports.routes';

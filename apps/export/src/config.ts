@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsUrl, type Env } from '@platform/config';
-import { parseEncryptionKey } from '@platform/export-destinations';
+import { parseEncryptionKey } from '@platform/export-s3';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 

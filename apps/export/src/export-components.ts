@@ -1,20 +1,17 @@
-import { CredentialCipher } from '@platform/export-destinations';
-import type { PrismaClient } from '@platform/export-data-access';
+import { CredentialCipher } from '@platform/export-s3';
 import {
   DestinationsRepository,
   DispatchRepository,
   ExportsRepository,
   RunProgressRepository,
+  SchedulesRepository,
   type Clock,
-  type DestinationsDeps,
-  type DispatcherDeps,
-  type ExportQueryValidator,
   type ExportSettings,
-  type ExportsDeps,
-  type RunProgressDeps,
-  type SchedulerDeps,
-  type SweeperDeps,
-} from '@platform/export-exports';
+  type PrismaClient,
+} from '@platform/export-data-access';
+import type { DestinationsDeps } from '@platform/export-destinations';
+import type { DispatcherDeps, RunProgressDeps, SweeperDeps } from '@platform/export-dispatch';
+import type { ExportQueryValidator, ExportsDeps, SchedulerDeps } from '@platform/export-exports';
 import type { JobBus, QueueDefinition } from '@platform/job-bus';
 import type { exportPartitionQueue } from '@platform/contracts';
 import type { Logger } from '@platform/logging';
@@ -68,7 +65,7 @@ export function exportComponents(o: ExportComponentsOptions): ExportComponents {
     exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable },
     progress: { progress, clock: o.clock, workAvailable: o.workAvailable },
     dispatcher: { repository: new DispatchRepository(o.prisma, o.settings), bus: o.bus, clock: o.clock, logger: o.logger, queue: o.partitionQueue },
-    scheduler: { prisma: o.prisma, clock: o.clock, logger: o.logger, settings: o.settings },
+    scheduler: { schedules: new SchedulesRepository(o.prisma), clock: o.clock, logger: o.logger, settings: o.settings },
     sweeper: { progress, clock: o.clock, logger: o.logger, settings: o.settings },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { exportProgressService, type ExportProgressClient } from '@platform/contracts';
-import { startTestS3Server, type TestS3Server } from '@platform/export-destinations/testing';
+import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { callUnary, createClient } from '@platform/grpc';
 import type { Job } from '@platform/job-bus';
 import { startTestExportService, type TestExportService } from './export-service.testing';

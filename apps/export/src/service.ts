@@ -1,8 +1,9 @@
 import { serviceDataDir } from '@platform/config';
 import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
-import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
-import { CredentialCipher } from '@platform/export-destinations';
-import { dispatchOnce, spawnScheduledExports, startBackgroundLoop, sweepTimeouts, systemClock, type BackgroundLoop } from '@platform/export-exports';
+import { openExportDatabase, systemClock, type ExportDatabase } from '@platform/export-data-access';
+import { dispatchOnce, sweepTimeouts } from '@platform/export-dispatch';
+import { CredentialCipher } from '@platform/export-s3';
+import { spawnScheduledExports, startBackgroundLoop, type BackgroundLoop } from '@platform/export-exports';
 import { createClient, startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import { createJobBus, type JobBus, type QueueDefinition } from '@platform/job-bus';

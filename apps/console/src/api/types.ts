@@ -14,7 +14,9 @@ import type {
   sourceRevisionConfigSchema,
 } from '@platform/control-plane-deployments';
 import type { providerJson } from '@platform/control-plane-oauth';
-import type { ExportStatus, bulkExportJson, createDestinationSchema, createExportSchema, destinationJson, exportRunJson } from '@platform/export-exports';
+import type { ExportStatus } from '@platform/export-data-access';
+import type { createDestinationSchema, destinationJson } from '@platform/export-destinations';
+import type { bulkExportJson, createExportSchema, exportRunJson } from '@platform/export-exports';
 import type { BrowserSessionJson } from '@platform/gateway-identity';
 import type { tracingProjectJson } from '@platform/tracing-projects';
 import type { RunQueryPage, RunQueryRequest } from '@platform/tracing-runs';

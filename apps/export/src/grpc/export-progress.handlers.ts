@@ -1,6 +1,7 @@
 import type { ExportProgressHandlers } from '@platform/contracts';
 import { GrpcCode } from '@platform/errors';
-import { getRunCheckpoint, reportFailure, reportProgress, StaleAttemptError, type RunProgressDeps } from '@platform/export-exports';
+import { StaleAttemptError } from '@platform/export-data-access';
+import { getRunCheckpoint, reportFailure, reportProgress, type RunProgressDeps } from '@platform/export-dispatch';
 import { unary } from '@platform/grpc';
 
 // A stale attempt is FAILED_PRECONDITION (the worker must stop), which the shared error table has no class for.

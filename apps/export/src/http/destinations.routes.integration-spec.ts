@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-destinations/testing';
-import { startNotS3Server } from '@platform/export-destinations/testing';
+import { startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
+import { startNotS3Server } from '@platform/export-s3/testing';
 import { startTestExportService, type TestExportService } from '../export-service.testing';
 
 // Destinations over HTTP against a real S3-compatible server (s3rver), with a fault-injecting proxy for the

@@ -10,7 +10,7 @@ import {
   updateDestinationCredentials,
   updateDestinationSchema,
   type DestinationsDeps,
-} from '@platform/export-exports';
+} from '@platform/export-destinations';
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(100),

@@ -2,3 +2,4 @@
 // `prisma-generate` target from prisma/control-plane/schema.prisma.
 export * from './generated/prisma/client';
 export { openControlPlaneDatabase, controlPlaneMigrationsDir, type ControlPlaneDatabase } from './control-plane-database';
+export { DatabaseLease, LeaseLostError } from './database-lease';

@@ -1,6 +1,5 @@
 export * from './reconciler';
 export * from './reconciler-deps';
 export * from './reconciler.store';
-export * from './lease';
 export * from './deployment-env';
 export type { AbortReason } from './abort-reasons';

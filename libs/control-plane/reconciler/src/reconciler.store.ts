@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '@platform/control-plane-data-access';
+import type { DatabaseLease, Prisma, PrismaClient } from '@platform/control-plane-data-access';
 import {
   IN_PROGRESS_STATUSES,
   toDeployment,
@@ -8,7 +8,6 @@ import {
   type RevisionArtifact,
   type RevisionStatus,
 } from '@platform/control-plane-deployments';
-import type { Lease } from './lease';
 
 /** A deployment with the reconciler-only fields. */
 export interface DeploymentRecord extends Deployment {
@@ -36,7 +35,7 @@ function toRecord(row: Parameters<typeof toDeployment>[0] & { database: string |
 export class ReconcilerStore {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly lease: Lease,
+    private readonly lease: DatabaseLease,
   ) {}
 
   /**

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DatabaseLease, LeaseLostError } from '@platform/control-plane-data-access';
 import { isInProgress, IN_PROGRESS_STATUSES } from '@platform/control-plane-deployments';
 import type { DatabaseLocation, DeploySpec } from '@platform/control-plane-drivers';
 import type { AbortReason } from './abort-reasons';
-import { Lease, LeaseLostError } from './lease';
 import type { ReconcilerDeps } from './reconciler-deps';
 import { ReconcilerStore, type DeploymentRecord } from './reconciler.store';
 import { RevisionSteps } from './revision-steps';
@@ -27,7 +27,7 @@ const LEASE_NAME = 'reconciler';
  * control plane) picks up where the last one stopped.
  */
 export class Reconciler {
-  private readonly lease: Lease;
+  private readonly lease: DatabaseLease;
   private readonly store: ReconcilerStore;
   private readonly steps: RevisionSteps;
   private readonly jobs = new Map<string, Job>();
@@ -41,7 +41,7 @@ export class Reconciler {
 
   constructor(private readonly deps: ReconcilerDeps) {
     const { options } = deps;
-    this.lease = new Lease(deps.prisma, LEASE_NAME, options.holder, options.leaseTtlMs);
+    this.lease = new DatabaseLease(deps.prisma, LEASE_NAME, options.holder, options.leaseTtlMs);
     this.store = new ReconcilerStore(deps.prisma, this.lease);
     this.steps = new RevisionSteps(deps, this.store, new Semaphore(options.maxConcurrentBuilds));
   }
@@ -51,7 +51,7 @@ export class Reconciler {
     if (this.isLeader) await this.store.updateDeployment(deploymentId, { upstreamUrl });
   }
 
-  /** Leading, and still sure of it by this replica's own clock (see Lease.held). */
+  /** Leading, and still sure of it by this replica's own clock (see DatabaseLease.held). */
   get isLeader(): boolean {
     return this.leader && this.lease.held;
   }

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '@platform/control-plane-builder';
+import { LeaseLostError } from '@platform/control-plane-data-access';
 import { IN_PROGRESS_STATUSES, RevisionLogWriter, type Revision, type RevisionLogType, type RevisionStatus } from '@platform/control-plane-deployments';
 import { DeployError, type DatabaseLocation, type DeploySpec } from '@platform/control-plane-drivers';
 import { abortReason } from './abort-reasons';
 import { agentServerEnv } from './deployment-env';
-import { LeaseLostError } from './lease';
 import type { ReconcilerDeps } from './reconciler-deps';
 import type { DeploymentRecord, ReconcilerStore } from './reconciler.store';
 import type { Semaphore } from './semaphore';

@@ -1,9 +1,8 @@
-import { partitionPrefix } from '@platform/export-destinations';
+import type { BulkExport, ExportRun, ExportsRepository } from '@platform/export-data-access';
+import { partitionPrefix } from '@platform/export-s3';
 import { NotFoundError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { BulkExport } from './bulk-export';
-import { exportRunJson, type ExportRun } from './export-run';
-import type { ExportsRepository } from './exports.repository';
+import { exportRunJson } from './export-run-json';
 import { getExport } from './exports.usecases';
 
 type Deps = { exports: ExportsRepository };

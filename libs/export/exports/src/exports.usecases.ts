@@ -1,11 +1,8 @@
 import { InputError, NotFoundError, ValidationError, ConflictError, isPlatformError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { BulkExport } from './bulk-export';
+import type { BulkExport, Clock, DestinationsRepository, ExportsRepository } from '@platform/export-data-access';
 import type { CreateExportRequest } from './create-export.schema';
-import type { DestinationsRepository } from './destinations.repository';
 import type { ExportQueryValidator } from './export-query-validator';
-import type { ExportsRepository } from './exports.repository';
-import type { Clock } from './export-settings';
 
 export interface ExportsDeps {
   exports: ExportsRepository;

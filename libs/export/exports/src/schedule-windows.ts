@@ -1,4 +1,4 @@
-import type { TimeWindow } from './utc-day-partitions';
+import type { TimeWindow } from '@platform/export-data-access';
 
 const HOUR_MS = 3_600_000;
 

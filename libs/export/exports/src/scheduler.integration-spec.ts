@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { silentLogger } from '@platform/logging';
-import { DestinationsRepository } from './destinations.repository';
-import { manualClock, openTestExportDb, seedDestination, testCipher, testSettings, type TestExportDb } from './export-orchestration.testing';
-import { ExportsRepository } from './exports.repository';
+import { DestinationsRepository, ExportsRepository, SchedulesRepository } from '@platform/export-data-access';
+import { manualClock, openTestExportDb, seedDestination, testCipher, testSettings, type TestExportDb } from '@platform/export-data-access/testing';
 import { cancelExport } from './exports.usecases';
 import { spawnScheduledExports, type SchedulerDeps } from './scheduler';
 
@@ -49,7 +48,7 @@ describe('scheduled exports', () => {
     expect(parent).toMatchObject({ status: 'IntervalScheduled', endTime: null });
     expect(await exports.runsOf(parent.id)).toEqual([]);
     const clock = manualClock(new Date(start.getTime() + 6 * HOUR + 10 * 60_000 - 1));
-    const deps: SchedulerDeps = { prisma: t.db.prisma, clock, logger: silentLogger, settings };
+    const deps: SchedulerDeps = { schedules: new SchedulesRepository(t.db.prisma), clock, logger: silentLogger, settings };
 
     await spawnScheduledExports(deps);
     expect(await exports.spawnedBy(tenantId, parent.id)).toEqual([]);
@@ -79,7 +78,7 @@ describe('scheduled exports', () => {
     const { tenantId, exports, parent } = await scheduleFixture(24, start);
     const clock = manualClock(new Date(start.getTime() + 5 * 24 * HOUR + 10 * 60_000));
     const replicas = [t.db, await t.openReplica(), await t.openReplica()];
-    const schedulers = replicas.map((db): SchedulerDeps => ({ prisma: db.prisma, clock, logger: silentLogger, settings }));
+    const schedulers = replicas.map((db): SchedulerDeps => ({ schedules: new SchedulesRepository(db.prisma), clock, logger: silentLogger, settings }));
 
     const counts = await Promise.all(schedulers.map((d) => spawnScheduledExports(d)));
     const spawned = await exports.spawnedBy(tenantId, parent.id);
@@ -93,7 +92,7 @@ describe('scheduled exports', () => {
     expect(await exports.runsOf(spawned[0].id)).toHaveLength(2);
 
     // A restarted scheduler (a fresh one, same time) spawns nothing new.
-    await spawnScheduledExports({ prisma: t.db.prisma, clock, logger: silentLogger, settings });
+    await spawnScheduledExports({ schedules: new SchedulesRepository(t.db.prisma), clock, logger: silentLogger, settings });
     expect(await exports.spawnedBy(tenantId, parent.id)).toHaveLength(5);
 
     await cancelExport({ exports, clock }, tenantId, parent.id);

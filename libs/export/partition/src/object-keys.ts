@@ -1,5 +1,5 @@
 import { microsToDate } from '@platform/contracts';
-import { partitionPrefix } from '@platform/export-destinations';
+import { partitionPrefix } from '@platform/export-s3';
 import type { ExportedFile, PartitionJob, PartitionSpec } from './partition.types';
 
 /**

@@ -1,4 +1,4 @@
-import type { S3DestinationConnection } from '@platform/export-destinations';
+import type { S3DestinationConnection } from '@platform/export-s3';
 import type { Compression, FormatVersion } from '@platform/export-parquet';
 
 /** The job: one export run (a date partition) of one export. */

@@ -1,4 +1,4 @@
-import type { S3DestinationConnection } from '@platform/export-destinations';
+import type { S3DestinationConnection } from '@platform/export-s3';
 import type { NdjsonRows } from '@platform/export-parquet';
 import type { ExportedFile, PartitionJob, RunCheckpoint, RunCursor } from './partition.types';
 

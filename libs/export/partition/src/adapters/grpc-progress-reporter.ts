@@ -1,6 +1,6 @@
 import type { Destination__Output, ExportProgressClient, RunCheckpoint__Output, RunSpec__Output } from '@platform/contracts';
 import { InputError } from '@platform/errors';
-import type { S3DestinationConnection } from '@platform/export-destinations';
+import type { S3DestinationConnection } from '@platform/export-s3';
 import { isCompression, isFormatVersion } from '@platform/export-parquet';
 import { callUnary } from '@platform/grpc';
 import type { PartitionSpec, RunCheckpoint, RunCursor } from '../partition.types';

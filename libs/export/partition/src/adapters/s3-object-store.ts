@@ -8,7 +8,7 @@ import {
   type CompletedPart,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { createS3Client, describeS3Error, type S3DestinationConnection } from '@platform/export-destinations';
+import { createS3Client, describeS3Error, type S3DestinationConnection } from '@platform/export-s3';
 import type { Logger } from '@platform/logging';
 import { ObjectStoreError } from '../partition.errors';
 import type { LocalFile, ObjectStore } from '../ports';

@@ -1,8 +1,7 @@
 import { dateToMicros, type ReportFailureRequest__Output, type ReportProgressRequest__Output, type RunCheckpoint } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { Clock } from './export-settings';
-import type { RunProgressRepository, RunStart } from './run-progress.repository';
+import type { Clock, RunProgressRepository, RunStart } from '@platform/export-data-access';
 
 export interface RunProgressDeps {
   progress: RunProgressRepository;

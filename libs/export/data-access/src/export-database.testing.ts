@@ -1,11 +1,9 @@
 // Test support for the export orchestration: a migrated export database of the test's own (Postgres when
-// DATABASE_URL is set, else PGlite), seeded destinations/exports, a movable clock and a recording job bus.
+// DATABASE_URL is set, else PGlite), seeded destinations/exports and a movable clock.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
-import { CredentialCipher, type S3Credentials } from '@platform/export-destinations';
-import { exportPartitionQueue } from '@platform/contracts';
-import { defineQueue, type JobBus, type PublishOptions } from '@platform/job-bus';
+import { CredentialCipher, type S3Credentials } from '@platform/export-s3';
 import { createScratchPostgresDatabase } from '@platform/prisma';
+import { openExportDatabase, type ExportDatabase } from './export-database';
 import type { BulkExport } from './bulk-export';
 import type { DestinationConfig } from './destination';
 import { DestinationsRepository } from './destinations.repository';
@@ -101,31 +99,4 @@ export function seedExport(
     exportFields: [],
     intervalHours: null,
   });
-}
-
-/** The partition queue under a subject of the test's own: streams on a shared NATS must not overlap. */
-export function testPartitionQueue() {
-  const tag = randomUUID().slice(0, 8);
-  return defineQueue({ name: `test-export-partitions-${tag}`, subject: `test.${tag}.export.partitions`, schema: exportPartitionQueue.schema });
-}
-
-export interface PublishedJob {
-  runId: string;
-  exportId: string;
-  msgId?: string;
-  duplicate: boolean;
-}
-
-/** A real job bus whose publishes are also recorded. */
-export function recordingBus(bus: JobBus): Pick<JobBus, 'publish'> & { published: PublishedJob[] } {
-  const published: PublishedJob[] = [];
-  return {
-    published,
-    publish: async (queue, payload, opts?: PublishOptions) => {
-      const result = await bus.publish(queue, payload, opts);
-      const data = payload as { run_id: string; export_id: string };
-      published.push({ runId: data.run_id, exportId: data.export_id, msgId: opts?.msgId, duplicate: result.duplicate });
-      return result;
-    },
-  };
 }

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createJobBus, type JetStreamJobBus, type JobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
-import { startBackgroundLoop } from './background-loop';
-import { DestinationsRepository } from './destinations.repository';
-import { DispatchRepository } from './dispatch.repository';
+import { DestinationsRepository, DispatchRepository, ExportsRepository, RunProgressRepository, systemClock } from '@platform/export-data-access';
+import { openTestExportDb, seedDestination, seedExport, testCipher, testSettings, type TestExportDb } from '@platform/export-data-access/testing';
+import { startBackgroundLoop } from '@platform/export-exports';
 import { dispatchOnce } from './dispatcher';
-import {
-  openTestExportDb,
-  recordingBus,
-  seedDestination,
-  seedExport,
-  testCipher,
-  testPartitionQueue,
-  testSettings,
-  type TestExportDb,
-} from './export-orchestration.testing';
-import { systemClock } from './export-settings';
-import { ExportsRepository } from './exports.repository';
-import { RunProgressRepository } from './run-progress.repository';
+import { recordingBus, testPartitionQueue } from './dispatch.testing';
 
 // Two dispatchers (two database clients on Postgres, as two replicas would have) publish on the job bus (JetStream
 // when NATS_URL is set, else in process) while consumers play workers through the progress state machine. A sampler

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { checkDestination, type S3Credentials, type S3DestinationConnection } from '@platform/export-destinations';
+import { connectionOf, credentialsKeysOf, type Destination, type DestinationConfig, type DestinationsRepository } from '@platform/export-data-access';
+import { checkDestination, type S3Credentials, type S3DestinationConnection } from '@platform/export-s3';
 import { InputError, NotFoundError, ValidationError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import { connectionOf, credentialsKeysOf, type Destination, type DestinationConfig } from './destination';
 import type { CreateDestinationRequest, UpdateDestinationRequest } from './destination.schema';
-import type { DestinationsRepository } from './destinations.repository';
 
 export interface DestinationsDeps {
   destinations: DestinationsRepository;

@@ -1,8 +1,7 @@
 import { exportPartitionQueue } from '@platform/contracts';
 import type { JobBus, QueueDefinition } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
-import type { DispatchRepository, PartitionJob } from './dispatch.repository';
-import type { Clock } from './export-settings';
+import type { Clock, DispatchRepository, PartitionJob } from '@platform/export-data-access';
 
 export interface DispatcherDeps {
   repository: DispatchRepository;

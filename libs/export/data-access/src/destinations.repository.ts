@@ -1,5 +1,5 @@
-import type { CredentialCipher, S3Credentials } from '@platform/export-destinations';
-import type { PrismaClient } from '@platform/export-data-access';
+import type { CredentialCipher, S3Credentials } from '@platform/export-s3';
+import type { PrismaClient } from './generated/prisma/client';
 import type { Destination, DestinationConfig } from './destination';
 
 type Row = Awaited<ReturnType<PrismaClient['bulkExportDestination']['findUniqueOrThrow']>>;

@@ -1,6 +1,5 @@
 import type { Logger } from '@platform/logging';
-import type { Clock, ExportSettings } from './export-settings';
-import type { RunProgressRepository } from './run-progress.repository';
+import type { Clock, ExportSettings, RunProgressRepository } from '@platform/export-data-access';
 
 export interface SweeperDeps {
   progress: RunProgressRepository;

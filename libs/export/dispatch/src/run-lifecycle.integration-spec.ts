@@ -2,22 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { exportPartitionQueue } from '@platform/contracts';
 import { createInProcessBus, type JobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
-import { DestinationsRepository } from './destinations.repository';
-import { DispatchRepository } from './dispatch.repository';
+import { DestinationsRepository, DispatchRepository, ExportsRepository, RunProgressRepository, StaleAttemptError } from '@platform/export-data-access';
+import { manualClock, openTestExportDb, seedDestination, seedExport, testCipher, testSettings, type TestExportDb } from '@platform/export-data-access/testing';
+import { cancelExport } from '@platform/export-exports';
 import { dispatchOnce, type DispatcherDeps } from './dispatcher';
-import {
-  manualClock,
-  openTestExportDb,
-  recordingBus,
-  seedDestination,
-  seedExport,
-  testCipher,
-  testSettings,
-  type TestExportDb,
-} from './export-orchestration.testing';
-import { ExportsRepository } from './exports.repository';
-import { cancelExport } from './exports.usecases';
-import { RunProgressRepository, StaleAttemptError } from './run-progress.repository';
+import { recordingBus } from './dispatch.testing';
 import { getRunCheckpoint } from './run-progress.usecases';
 import { sweepTimeouts } from './sweeper';
 

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@platform/control-plane-data-access';
+import type { PrismaClient } from './generated/prisma/client';
 
 /** The lease was lost (expired and taken by another replica): the holder must stop writing. */
 export class LeaseLostError extends Error {
@@ -15,7 +15,7 @@ type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
  * the holder. Writes that must come from the holder only run through `fenced`, which locks the lease row. What
  * the database cannot fence (calls to other systems) checks `held` first: the holder's own, stricter view.
  */
-export class Lease {
+export class DatabaseLease {
   /** performance.now() until which this holder may count on the lease (0: not held). */
   private validUntil = 0;
 

@@ -1,9 +1,9 @@
-import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { Lease, LeaseLostError } from './lease';
+import { openControlPlaneDatabase, type ControlPlaneDatabase } from './control-plane-database';
+import { DatabaseLease, LeaseLostError } from './database-lease';
 
 jest.setTimeout(60_000);
 
-describe('Lease (in-memory PGlite)', () => {
+describe('DatabaseLease (in-memory PGlite)', () => {
   let db: ControlPlaneDatabase;
 
   beforeAll(async () => {
@@ -13,8 +13,8 @@ describe('Lease (in-memory PGlite)', () => {
   afterAll(() => db?.close());
 
   it('has one holder at a time, renewable by it, free to take once expired or released', async () => {
-    const a = new Lease(db.prisma, 'l1', 'replica-a', 300);
-    const b = new Lease(db.prisma, 'l1', 'replica-b', 300);
+    const a = new DatabaseLease(db.prisma, 'l1', 'replica-a', 300);
+    const b = new DatabaseLease(db.prisma, 'l1', 'replica-b', 300);
     expect(await a.acquire()).toBe(true);
     expect(await b.acquire()).toBe(false);
     expect(await a.acquire()).toBe(true);
@@ -26,8 +26,8 @@ describe('Lease (in-memory PGlite)', () => {
   });
 
   it('is held, by the holder\'s own clock, for at most its time to live after the last grant', async () => {
-    const a = new Lease(db.prisma, 'l3', 'replica-a', 300);
-    const b = new Lease(db.prisma, 'l3', 'replica-b', 300);
+    const a = new DatabaseLease(db.prisma, 'l3', 'replica-a', 300);
+    const b = new DatabaseLease(db.prisma, 'l3', 'replica-b', 300);
     expect(a.held).toBe(false);
     expect(await a.acquire()).toBe(true);
     expect(a.held).toBe(true);
@@ -47,8 +47,8 @@ describe('Lease (in-memory PGlite)', () => {
   });
 
   it('fences writes: a holder that lost the lease cannot write, the new holder can', async () => {
-    const a = new Lease(db.prisma, 'l2', 'replica-a', 200);
-    const b = new Lease(db.prisma, 'l2', 'replica-b', 10_000);
+    const a = new DatabaseLease(db.prisma, 'l2', 'replica-a', 200);
+    const b = new DatabaseLease(db.prisma, 'l2', 'replica-b', 10_000);
     expect(await a.acquire()).toBe(true);
     expect(await a.fenced(async (tx) => tx.lease.count())).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 300));

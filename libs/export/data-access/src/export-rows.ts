@@ -1,5 +1,5 @@
 // Row → domain mappers shared by the repositories.
-import type { PrismaClient } from '@platform/export-data-access';
+import type { PrismaClient } from './generated/prisma/client';
 import type { BulkExport } from './bulk-export';
 import type { ExportStatus } from './export-status';
 import type { ExportRun, ExportedFile } from './export-run';

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@platform/export-data-access';
+import type { PrismaClient } from './generated/prisma/client';
 import { TX_OPTIONS, type ExportSettings } from './export-settings';
 
 /** A partition job to publish: message id `<runId>:<seq>` makes republishing the same job idempotent. */

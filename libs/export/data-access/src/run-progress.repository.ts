@@ -1,5 +1,5 @@
-import type { CredentialCipher, S3DestinationConnection } from '@platform/export-destinations';
-import type { PrismaClient } from '@platform/export-data-access';
+import type { CredentialCipher, S3DestinationConnection } from '@platform/export-s3';
+import type { PrismaClient } from './generated/prisma/client';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { BulkExport } from './bulk-export';
 import { connectionOf, type DestinationConfig } from './destination';

@@ -1,4 +1,4 @@
-import type { S3Credentials, S3DestinationConnection } from '@platform/export-destinations';
+import type { S3Credentials, S3DestinationConnection } from '@platform/export-s3';
 
 /** The non-secret settings of an S3 destination, as stored in `config` and returned on the wire. */
 export interface DestinationConfig {
@@ -20,20 +20,6 @@ export interface Destination {
   credentialsKeys: string[];
   createdAt: Date;
   updatedAt: Date;
-}
-
-/** The JSON shape of a destination: credentials never, only the names of the keys held. */
-export function destinationJson(d: Destination) {
-  return {
-    id: d.id,
-    tenant_id: d.tenantId,
-    destination_type: d.type,
-    display_name: d.displayName,
-    config: d.config,
-    credentials_keys: d.credentialsKeys,
-    created_at: d.createdAt.toISOString(),
-    updated_at: d.updatedAt.toISOString(),
-  };
 }
 
 /** What an S3 client needs for the destination, with the given credentials (none = default chain). */

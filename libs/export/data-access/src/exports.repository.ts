@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '@platform/export-data-access';
+import type { PrismaClient } from './generated/prisma/client';
 import type { BulkExport } from './bulk-export';
 import type { DestinationConfig } from './destination';
-import { FINAL_STATUSES, type ExportStatus } from './export-status';
+import { FINAL_STATUSES } from './export-status';
 import { toExport, toRun, type ExportRow } from './export-rows';
 import type { ExportRun } from './export-run';
 import { TX_OPTIONS } from './export-settings';
@@ -10,22 +10,11 @@ import { utcDayPartitions, type TimeWindow } from './utc-day-partitions';
 
 type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
-export interface NewExport {
-  tenantId: string;
-  destinationId: string;
-  sessionId: string;
-  startTime: Date;
-  endTime: Date | null;
-  status: ExportStatus;
-  format: string;
-  formatVersion: string;
-  compression: string;
-  filter: string | null;
-  exportFields: string[];
-  intervalHours: number | null;
-  sourceBulkExportId?: string;
-  scheduleWindow?: number;
-}
+/** What a new export is made of: the fields of `BulkExport` the caller chooses (compression always set). */
+export type NewExport = Pick<
+  BulkExport,
+  'tenantId' | 'destinationId' | 'sessionId' | 'startTime' | 'endTime' | 'status' | 'format' | 'formatVersion' | 'filter' | 'exportFields' | 'intervalHours'
+> & { compression: string; sourceBulkExportId?: string; scheduleWindow?: number };
 
 /** The outcome of a cancel request. */
 export type CancelOutcome = { kind: 'cancelled' | 'already-cancelled'; export: BulkExport } | { kind: 'final'; export: BulkExport };

@@ -1,0 +1,3 @@
+export * from './dispatcher';
+export * from './sweeper';
+export * from './run-progress.usecases';
