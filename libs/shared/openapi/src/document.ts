@@ -60,6 +60,13 @@ function parametersOf(schema: z.ZodType, where: 'path' | 'query', id: string, co
   });
 }
 
+function requestBodyOf(r: DeclaredRoute, id: string, components: Record<string, JsonSchema>): Record<string, unknown> {
+  if (r.body) return { requestBody: { required: true, content: { 'application/json': { schema: toOpenApiSchema(r.body, 'input', `${id}_body`, components) } } } };
+  if (!r.readsBody) return {};
+  const schema = r.readsBody.schema ? toOpenApiSchema(r.readsBody.schema, 'input', `${id}_body`, components) : {};
+  return { requestBody: { required: true, description: r.readsBody.description, content: { [r.readsBody.contentType]: { schema } } } };
+}
+
 function operationOf(r: DeclaredRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const id = operationIdOf(r);
   const parameters = [
@@ -75,7 +82,7 @@ function operationOf(r: DeclaredRoute, components: Record<string, JsonSchema>): 
         : {}),
     };
   }
-  if ((r.params || r.query || r.body) && !responses['422']) {
+  if ((r.params || r.query || r.body || r.readsBody) && !responses['422']) {
     responses['422'] = { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
   }
   return {
@@ -84,9 +91,7 @@ function operationOf(r: DeclaredRoute, components: Record<string, JsonSchema>): 
     ...(r.description ? { description: r.description } : {}),
     operationId: id,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(r.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toOpenApiSchema(r.body, 'input', `${id}_body`, components) } } } }
-      : {}),
+    ...requestBodyOf(r, id, components),
     responses,
     ...(r.public ? { security: [] } : {}),
   };

@@ -27,6 +27,11 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   query?: Q;
   /** JSON body, parsed before the handler runs (422 `loc: ["body", ...]`); a missing body is `{}`. */
   body?: B;
+  /**
+   * A body the handler reads itself (a streamed multipart upload, or JSON a use case parses with its own schema):
+   * documented here, not parsed before the handler. Give the schema the use case validates with, where there is one.
+   */
+  readsBody?: { contentType: string; description: string; schema?: z.ZodType };
   responses: Record<number, ResponseSpec>;
   /** Served without an API key (the route authenticates itself, or is public). */
   public?: boolean;
@@ -63,3 +68,9 @@ export function route<
 export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:(\w+)/g, '{$1}');
 }
+
+/**
+ * `true` when a response schema's output and what the handler sends are the same type: `const _: SameShape<z.output<typeof schema>, Json> = true`
+ * keeps a documented shape from drifting away from the code that makes it (a compile error when it does).
+ */
+export type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
