@@ -13,7 +13,7 @@ export interface MountOptions {
  */
 export function mountRoutes(router: Router, routes: readonly DeclaredRoute[], options: MountOptions = {}): void {
   for (const declared of routes) {
-    router[declared.method](declared.path, ...(options.before ?? []), async (req, res) => {
+    router[declared.method](declared.path, ...(options.before ?? []), ...(declared.before ?? []), async (req, res) => {
       const params = declared.params ? parseRequest(declared.params, req.params, 'path') : undefined;
       const query = declared.query ? parseRequest(declared.query, req.query, 'query') : undefined;
       const body = declared.body ? parseRequest(declared.body, req.body ?? {}, 'body') : undefined;

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -18,7 +18,7 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   path: string;
   summary: string;
   description?: string;
-  tags?: string[];
+  tags?: readonly string[];
   /** Defaults to the method and path (`get_deployments_deploymentId`). */
   operationId?: string;
   /** Path parameters, parsed before the handler runs (422 `loc: ["path", ...]`). */
@@ -33,6 +33,8 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
    */
   readsBody?: { contentType: string; description: string; schema?: z.ZodType };
   responses: Record<number, ResponseSpec>;
+  /** Middleware run before validation (authentication, a body parser, an origin check): what must refuse first. */
+  before?: RequestHandler[];
   /** Served without an API key (the route authenticates itself, or is public). */
   public?: boolean;
 }
