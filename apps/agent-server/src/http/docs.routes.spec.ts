@@ -1,4 +1,5 @@
 import { runInNewContext } from 'node:vm';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import express, { type Express, type Router } from 'express';
 import request from 'supertest';
 import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platform/http-server';
@@ -99,6 +100,18 @@ describe('the OpenAPI document', () => {
     ];
     const described = new Set(operations.map((o) => o.key));
     expect(served.filter((route) => !described.has(route))).toEqual([]);
+  });
+
+  it('validates as OpenAPI 3.1 (swagger-parser)', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('describes request bodies with the zod schemas the routes validate them with, and statuses from the libs', () => {
+    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }>;
+    expect(Object.keys(schemas.RunCreateStateful.properties ?? {})).toEqual(expect.arrayContaining(['assistant_id', 'durability', 'checkpoint_during', 'if_not_exists']));
+    expect(schemas.RunCreateStateful.required).toEqual(['assistant_id']);
+    expect(Object.keys(schemas.StorePutRequest.properties ?? {})).toEqual(expect.arrayContaining(['namespace', 'key', 'value', 'index', 'ttl']));
+    expect(schemas.Run.properties?.status.enum).toEqual(['pending', 'running', 'success', 'error', 'timeout', 'interrupted']);
   });
 
   it('is consistent: unique operation ids, declared path parameters, resolvable references, a success response each', () => {
