@@ -8,10 +8,11 @@ interface Layer {
 
 function served(stack: Layer[], nested: boolean): { key: string; nested: boolean }[] {
   return stack.flatMap((layer) => {
-    if (layer.route) {
-      const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+    const { route } = layer;
+    if (route) {
+      const paths = Array.isArray(route.path) ? route.path : [route.path];
       return paths.flatMap((p) =>
-        Object.keys(layer.route!.methods)
+        Object.keys(route.methods)
           .filter((m) => m !== '_all')
           .map((m) => ({ key: `${m.toUpperCase()} ${openApiPath(p)}`, nested })),
       );
