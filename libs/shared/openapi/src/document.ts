@@ -43,13 +43,23 @@ function operationIdOf(r: DeclaredRoute): string {
   return r.operationId ?? `${r.method}${r.path.replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, '');
 }
 
-/** Path or query parameters from an object schema: one entry per property, required unless optional. */
-function parametersOf(schema: z.ZodType, where: 'path' | 'query', id: string, components: Record<string, JsonSchema>): unknown[] {
-  const json = toOpenApiSchema(schema, 'input', `${id}_${where}`, components);
+/**
+ * Path or query parameters from an object schema: one entry per property, required unless optional (path ones
+ * always), with the descriptions given (else the schema's own). For a document assembled by hand too.
+ */
+export function parametersOf(
+  schema: z.ZodType,
+  where: 'path' | 'query',
+  options: { id?: string; components?: Record<string, JsonSchema>; descriptions?: Record<string, string> } = {},
+): Record<string, unknown>[] {
+  const components = options.components ?? {};
+  const json = toOpenApiSchema(schema, 'input', `${options.id ?? 'param'}_${where}`, components);
+  if (!options.components && Object.keys(components).length > 0) throw new Error('Parameters with shared definitions need the document components');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => {
-    const { description, ...rest } = property;
+    const { description: own, ...rest } = property;
+    const description = options.descriptions?.[name] ?? own;
     return {
       name,
       in: where,
@@ -70,8 +80,8 @@ function requestBodyOf(r: DeclaredRoute, id: string, components: Record<string, 
 function operationOf(r: DeclaredRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const id = operationIdOf(r);
   const parameters = [
-    ...(r.params ? parametersOf(r.params, 'path', id, components) : []),
-    ...(r.query ? parametersOf(r.query, 'query', id, components) : []),
+    ...(r.params ? parametersOf(r.params, 'path', { id, components }) : []),
+    ...(r.query ? parametersOf(r.query, 'query', { id, components }) : []),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(r.responses)) {
