@@ -66,6 +66,28 @@ describe('mountRoutes', () => {
   });
 });
 
+describe('a route whose middleware must refuse first', () => {
+  it('runs its `before` middleware ahead of validation: an unauthenticated bad request is 401, not 422', async () => {
+    const guarded = route(
+      {
+        method: 'post',
+        path: '/guarded',
+        summary: 'Guarded',
+        before: [(req, _res, next) => next(req.headers.authorization ? undefined : Object.assign(new Error('Unauthorized'), { status: 401, expose: true }))],
+        body: z.object({ n: z.number() }),
+        responses: { 200: { description: 'ok' } },
+      },
+      ({ body }, _req, res) => {
+        res.json({ n: body.n });
+      },
+    );
+    const app = createHttpApp({ service: 'test', logger: silentLogger, routes: (a) => mountRoutes(a, [guarded]) }).app;
+    await request(app).post('/guarded').send({ n: 'x' }).expect(401);
+    await request(app).post('/guarded').set('authorization', 'yes').send({ n: 'x' }).expect(422);
+    await request(app).post('/guarded').set('authorization', 'yes').send({ n: 2 }).expect(200, { n: 2 });
+  });
+});
+
 describe('openApiDocument', () => {
   const doc = openApiDocument({ title: 'Test', version: '1.0.0', tags: [{ name: 'Items' }] }, routes);
 
