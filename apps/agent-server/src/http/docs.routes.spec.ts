@@ -4,9 +4,12 @@ import express, { type Express, type Router } from 'express';
 import request from 'supertest';
 import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
+import { a2aRoutes } from './a2a.routes';
 import { assistantsRoutes } from './assistants.routes';
+import { cronsRoutes } from './crons.routes';
 import { docsRoutes, isDocsPath } from './docs.routes';
 import { infoRoutes } from './info.routes';
+import { mcpRoutes } from './mcp.routes';
 import { agentServerOpenApi } from './openapi';
 import { runsRoutes } from './runs.routes';
 import { storeRoutes } from './store.routes';
@@ -39,7 +42,8 @@ function routesOf(router: Router): string[] {
   return (router.stack as Layer[])
     .filter((layer) => layer.route)
     .flatMap((layer) =>
-      Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
+      // `_all`: a catch-all answering 405 for the other methods, not an operation.
+      Object.keys(layer.route!.methods).filter((method) => method !== '_all').map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
     );
 }
 
@@ -89,16 +93,20 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('covers every route the assistants, threads, runs, store, info and docs routers serve', () => {
+  it('covers every route the assistants, threads, runs, crons, store, A2A, MCP, info and docs routers serve', () => {
     const served = [
       ...routesOf(assistantsRoutes({} as never)),
       ...routesOf(threadsRoutes({} as never)),
       ...routesOf(runsRoutes({} as never)),
+      ...routesOf(cronsRoutes({} as never)),
       ...routesOf(storeRoutes({} as never)),
+      ...routesOf(a2aRoutes({ threads: {} } as never)),
+      ...routesOf(mcpRoutes({} as never)),
       ...routesOf(infoRoutes({ version: 'x', tracing: false })),
       ...routesOf(docsRoutes()).filter((route) => !route.includes('/docs/')),
     ];
-    const described = new Set(operations.map((o) => o.key));
+    // The document writes `/mcp/` as the reference does; the router serves it as `/mcp` (trailing slash optional).
+    const described = new Set(operations.map((o) => o.key.replace(/(.)\/$/, '$1')));
     expect(served.filter((route) => !described.has(route))).toEqual([]);
   });
 
