@@ -2,7 +2,7 @@ import type { Express, Request } from 'express';
 import type { AssistantRepository } from '@platform/agent-server-assistants';
 import type { DeploymentAuth } from '@platform/agent-server-auth';
 import type { CronRepository } from '@platform/agent-server-crons';
-import type { GraphRegistry } from '@platform/agent-server-graphs';
+import type { GraphRegistry, HttpConfig, UiAsset } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
@@ -12,14 +12,18 @@ import { a2aRoutes } from './http/a2a.routes';
 import { assistantThreadsDeleter } from './http/assistant-threads';
 import { assistantsRoutes } from './http/assistants.routes';
 import { cronsRoutes } from './http/crons.routes';
-import { authenticateCaller, deploymentAuthHeaders } from './http/deployment-auth.middleware';
+import { configurableHeaders } from './http/configurable-headers';
+import { corsMiddleware } from './http/cors.middleware';
+import { authenticateCaller, deploymentAuthHeaders, type HandedCallers } from './http/deployment-auth.middleware';
 import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
 import { jsonRpcParseErrors } from './http/json-rpc';
 import { mcpRoutes } from './http/mcp.routes';
 import { runsRoutes } from './http/runs.routes';
 import { storeRoutes } from './http/store.routes';
+import { threadProtocolRoutes } from './http/thread-protocol.routes';
 import { threadsRoutes } from './http/threads.routes';
+import { uiRoutes } from './http/ui.routes';
 
 export interface AgentServerDeps {
   logger: Logger;
@@ -40,15 +44,25 @@ export interface AgentServerDeps {
   tracing: boolean;
   /** The deployment's own auth (langgraph.json `auth.path`), after the gateway's: every route but the open ones. */
   auth?: DeploymentAuth;
+  /** langgraph.json `http`: routes turned off (`disable_*`), `cors`, `configurable_headers`. */
+  http?: HttpConfig;
+  /** Each graph's generative UI bundle (langgraph.json `ui`), served under `/ui`. */
+  ui?: Record<string, UiAsset[]>;
+  /** Callers the project's HTTP app (`http.app`, in front of these routes) authenticated, under this header. */
+  handedCallers?: { callers: HandedCallers; header: string };
 }
 
 // Open without the deployment's auth, as on LangGraph Platform: server info, the API docs, UI assets.
-const isOpenPath = (req: Request) => req.path === '/info' || isDocsPath(req.path) || (req.method === 'GET' && (req.path === '/ui' || req.path.startsWith('/ui/')));
+export const isOpenPath = (req: Request) => req.path === '/info' || isDocsPath(req.path) || (req.method === 'GET' && (req.path === '/ui' || req.path.startsWith('/ui/')));
+
+/** Paths open without the gateway's signature: the probes (createHttpApp's) and the API docs. */
+export const isPublicPath = (path: string) => path === '/ok' || path === '/ready' || path === '/metrics' || isDocsPath(path);
 
 /** Run inputs, state updates and store values may carry documents or images: one limit for every route (README, errors). */
 export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 
 export function createAgentServerApp(deps: AgentServerDeps): Express {
+  const http = deps.http ?? {};
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
@@ -56,23 +70,28 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     metrics: deps.metrics,
     identity: { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
     bodyLimits: AGENT_SERVER_BODY_LIMITS,
+    beforeIdentity: http.cors ? [corsMiddleware(http.cors)] : [],
     routes: (app) => {
-      if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath));
-      app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
-      // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
-      // Then runs, the hot path (express tries routers in order).
-      app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
-      app.use(runsRoutes({ runs: deps.runs, ...deps.streaming }));
-      app.use(storeRoutes({ store: deps.store }));
-      app.use(threadsRoutes(deps.threads));
-      app.use(
+      if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath, deps.handedCallers));
+      if (!http.disable_meta) app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
+      if (!http.disable_runs) {
+        // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
+        // Then runs, the hot path (express tries routers in order).
+        app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
+        app.use(runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }));
+        // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
+        app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
+      }
+      if (!http.disable_store) app.use(storeRoutes({ store: deps.store }));
+      if (!http.disable_threads) app.use(threadsRoutes(deps.threads));
+      if (!http.disable_assistants) app.use(
         assistantsRoutes({
           assistants: deps.assistants,
           registry: deps.registry,
           deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
         }),
       );
-      app.use(
+      if (!http.disable_a2a) app.use(
         a2aRoutes({
           assistants: deps.assistants,
           registry: deps.registry,
@@ -83,9 +102,10 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
           waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
         }),
       );
-      app.use(
+      if (!http.disable_mcp) app.use(
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
+      if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
       app.use(docsRoutes({ version: deps.version }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.

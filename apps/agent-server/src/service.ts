@@ -1,10 +1,11 @@
+import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
-import { createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
+import { bundleGraphUi, createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
@@ -12,9 +13,14 @@ import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';
-import { createAgentServerApp } from './app';
+import { createAgentServerApp, isOpenPath, isPublicPath } from './app';
 import type { AgentServerConfig } from './config';
+import { CALLER_HEADER, CallerHandoff } from './custom-app/caller-handoff';
+import { createCustomAppFront } from './custom-app/custom-app.front';
+import { loadCustomApp } from './custom-app/load-custom-app';
 import { openDatabase } from './database';
+import { mountAt } from './http/mount-prefix';
+import { installSdkGlobals } from './sdk/sdk-globals';
 
 function schemaCacheDir(config: AgentServerConfig): string {
   if (config.GRAPH_SCHEMA_CACHE_DIR) return path.resolve(config.GRAPH_SCHEMA_CACHE_DIR);
@@ -34,11 +40,21 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     await db.prepare({ migrate: config.MIGRATE_ON_START });
 
+    // Before the deployment's modules load: they may take `getLogger()` at import.
+    const loopback = installSdkGlobals(logger, { secret: config.INTERNAL_SECRET, deploymentId: config.DEPLOYMENT_ID });
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
     const auth = project.auth ? await loadDeploymentAuth(project.auth.path, project.dir) : undefined;
     if (project.auth) logger.info({ auth: project.auth.path }, 'auth: the deployment authenticates every request');
+    const customApp = project.http.app ? await loadCustomApp(project.http.app, project.dir) : undefined;
+    const uiEntries = project.http.disable_ui ? {} : project.ui.entries;
+    const ui = await bundleGraphUi(uiEntries, { dir: project.dir, shared: project.ui.shared });
+    if (Object.keys(ui).length > 0) logger.info({ graphs: Object.keys(ui) }, 'ui: components bundled');
+    if (customApp) logger.info({ app: project.http.app }, 'http.app: the project\'s routes and middleware come first');
+    if (project.http.middleware_order === 'middleware_first') {
+      logger.warn('http.middleware_order: only auth_first is served (the deployment auth runs before the project\'s middleware)');
+    }
     const checkpointer = new PrismaCheckpointSaver(db.prisma);
     const storeSettings = parseStoreSettings(project.store);
     const indexed = storeSettings.index;
@@ -89,6 +105,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       },
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
+      webhooks: !project.http.disable_webhooks,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
@@ -104,6 +121,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     // Registered after the runs: stops before them, so no firing creates a run on a stopping server.
     lifecycle.onShutdown('crons', () => cronScheduler.stop());
 
+    const handoff = new CallerHandoff();
     const app = createAgentServerApp({
       logger,
       internalSecret: config.INTERNAL_SECRET,
@@ -120,8 +138,29 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       streaming: { sseHeartbeatMs: config.SSE_HEARTBEAT_INTERVAL, waitKeepAliveMs: config.WAIT_KEEPALIVE_INTERVAL },
       tracing: Boolean(tracing),
       auth,
+      http: project.http,
+      ui,
+      handedCallers: customApp ? { callers: handoff, header: CALLER_HEADER } : undefined,
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    let listener: RequestListener = app;
+    if (customApp) {
+      // The core routes on the loopback interface, behind the project's app on the server's address.
+      const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0), (h) => h.close());
+      listener = createCustomAppFront({
+        logger,
+        app: customApp,
+        coreUrl: () => core.url,
+        internalSecret: config.INTERNAL_SECRET,
+        deploymentId: config.DEPLOYMENT_ID,
+        isPublicPath,
+        auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },
+        cors: project.http.cors,
+        handoff,
+      });
+    }
+    const prefix = project.http.mount_prefix;
+    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT), (h) => h.close());
+    loopback.bind(`${http.url}${prefix ?? ''}`);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());
     return { name: 'agent-server', url: http.url };

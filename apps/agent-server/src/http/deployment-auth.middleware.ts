@@ -24,13 +24,23 @@ function fetchRequest(req: Request): globalThis.Request {
   });
 }
 
+/** Takes a caller another part of this process authenticated already (the project's HTTP app in front). */
+export interface HandedCallers {
+  take(key: unknown): Access | undefined;
+}
+
 /**
  * Runs the deployment's `authenticate` on every request but the open paths (`/info`, the docs, UI assets), and keeps
  * what the caller may do for the routes (`accessOf`). What it throws answers the request (401, or the status of an
- * HTTPException).
+ * HTTPException). A request the project's HTTP app forwarded with its caller (`handed`) is not authenticated again.
  */
-export function authenticateCaller(auth: DeploymentAuth, isOpen: (req: Request) => boolean): RequestHandler {
+export function authenticateCaller(auth: DeploymentAuth, isOpen: (req: Request) => boolean, handed?: { callers: HandedCallers; header: string }): RequestHandler {
   return async (req, res, next) => {
+    const handedOver = handed?.callers.take(req.headers[handed.header]);
+    if (handedOver) {
+      (res.locals as AccessLocals).access = handedOver;
+      return next();
+    }
     if (isOpen(req)) return next();
     try {
       (res.locals as AccessLocals).access = auth.accessFor(await auth.authenticate(fetchRequest(req)));

@@ -13,6 +13,7 @@ import { mcpRoutes } from './mcp.routes';
 import { agentServerOpenApi } from './openapi';
 import { runsRoutes } from './runs.routes';
 import { storeRoutes } from './store.routes';
+import { threadProtocolRoutes } from './thread-protocol.routes';
 import { threadsRoutes } from './threads.routes';
 
 type Doc = {
@@ -69,6 +70,8 @@ describe('the OpenAPI document', () => {
         'GET /assistants/{assistant_id}/schemas',
         'POST /threads',
         'GET /threads/{thread_id}/state',
+        'POST /threads/{thread_id}/commands',
+        'POST /threads/{thread_id}/stream/events',
         'POST /threads/{thread_id}/runs',
         'GET /threads/{thread_id}/runs/{run_id}/join',
         'GET /threads/{thread_id}/runs/{run_id}/stream',
@@ -97,6 +100,7 @@ describe('the OpenAPI document', () => {
     const served = [
       ...routesOf(assistantsRoutes({} as never)),
       ...routesOf(threadsRoutes({} as never)),
+      ...routesOf(threadProtocolRoutes({} as never)),
       ...routesOf(runsRoutes({} as never)),
       ...routesOf(cronsRoutes({} as never)),
       ...routesOf(storeRoutes({} as never)),

@@ -18,6 +18,7 @@ import {
 } from '@platform/agent-server-runs';
 import { parseRequest } from '@platform/http-server';
 import { isUuid } from '@platform/ids';
+import type { ConfigurableHeaders } from './configurable-headers';
 import { accessOf } from './deployment-auth.middleware';
 import { eventInModes, jsonWhenDone, resumeFrom, runLocations, streamRun, threadResumeFrom } from './run-responses';
 import { SseWriter } from './sse';
@@ -28,6 +29,8 @@ export interface RunsRoutesDeps {
   sseHeartbeatMs: number;
   /** A newline after this long while a wait or join has no answer yet. */
   waitKeepAliveMs: number;
+  /** The request headers a new run gets in `config.configurable` (langgraph.json `http.configurable_headers`). */
+  configurableHeaders?: ConfigurableHeaders;
 }
 
 const uuid = z.string().refine(isUuid, 'Input should be a valid UUID');
@@ -46,8 +49,15 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
   const { runs } = deps;
   const router = Router();
 
-  const create = async (res: Response, threadId: string | null, body: unknown) => {
-    const request: RunCreateRequest = parseRequest(runCreateSchema, body ?? {});
+  // The request's headers go into the run's `configurable` over the body's, as LangGraph copies them.
+  const withHeaders = (req: Request, request: RunCreateRequest): RunCreateRequest => {
+    const headers = deps.configurableHeaders?.(req.headers);
+    if (!headers || Object.keys(headers).length === 0) return request;
+    const config = request.config ?? {};
+    return { ...request, config: { ...config, configurable: { ...(config.configurable as Record<string, unknown> | undefined), ...headers } } };
+  };
+  const create = async (req: Request, res: Response, threadId: string | null) => {
+    const request: RunCreateRequest = withHeaders(req, parseRequest(runCreateSchema, req.body ?? {}));
     return { request, run: await runs.create({ threadId }, request, accessOf(res)) };
   };
   // What the caller's filter for `threads:read` of the run's thread is.
@@ -62,13 +72,13 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
 
   const background = (stateless: boolean) => async (req: Request, res: Response) => {
     const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
-    const { run } = await create(res, threadId, req.body);
+    const { run } = await create(req, res, threadId);
     res.set(runLocations(run.thread_id, run.run_id, stateless)).json(toRun(run));
   };
 
   const stream = (stateless: boolean) => async (req: Request, res: Response) => {
     const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
-    const { request, run } = await create(res, threadId, req.body);
+    const { request, run } = await create(req, res, threadId);
     await streamRun(res, {
       runs,
       runId: run.run_id,
@@ -82,7 +92,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
 
   const wait = (stateless: boolean) => async (req: Request, res: Response) => {
     const threadId = stateless ? null : parseRequest(threadPath, req.params, 'path').thread_id;
-    const { request, run } = await create(res, threadId, req.body);
+    const { request, run } = await create(req, res, threadId);
     res.set(runLocations(run.thread_id, run.run_id, stateless));
     cancelOnClose(res, run, request.on_disconnect === 'cancel');
     await jsonWhenDone(res, runs.output(run, { fresh: true }), deps.waitKeepAliveMs, { headersAtOnce: true });
@@ -98,7 +108,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Router {
   router.post('/runs/batch', async (req, res) => {
     const requests = parseRequest(runBatchSchema, req.body);
     const created: RunRecord[] = [];
-    for (const request of requests) created.push(await runs.create({ threadId: null }, request, accessOf(res)));
+    for (const request of requests) created.push(await runs.create({ threadId: null }, withHeaders(req, request), accessOf(res)));
     res.json(created.map(toRun));
   });
 

@@ -11,3 +11,7 @@ export { THREAD_BUSY_MESSAGE } from './run-create.sql';
 export { RUN_CHANNELS } from './run-channels';
 export type { ThreadStreamEvent, ThreadStreamFrom } from './thread-stream';
 export { readRunQueueDepth } from './run-queue.repository';
+export type { ProtocolEvent } from './protocol-events';
+export { matchesFilter, type ProtocolFilter } from './protocol-filter';
+export { isProtocolSeq } from './protocol-seq';
+export { inputRespondRequest, parseInputRespond, parseRunStart, protocolCommandSchema, runStartRequest, PROTOCOL_STREAM_MODES } from './protocol-commands';

@@ -23,6 +23,9 @@ import { RunWorker } from './run-worker';
 import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
 import { searchRuns, type RunSearchPage, type RunSearchQuery } from './run-search';
 import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
+import type { ProtocolEvent } from './protocol-events';
+import { protocolStreamOnceCreated, protocolThreadStream } from './protocol-thread-stream';
+import { createRunOrdinals } from './run-ordinals.repository';
 import { uuid7 } from './uuid7';
 
 /** Queue and streaming settings (see the agent server's config for their variables and defaults). */
@@ -58,6 +61,8 @@ export interface RunServiceDeps {
   owner?: string;
   /** This deployment's public URL, recorded in checkpoint metadata (`langgraph_api_url`). */
   apiUrl?: string;
+  /** False: a run's `webhook` is never called (langgraph.json `http.disable_webhooks`). Default true. */
+  webhooks?: boolean;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -95,6 +100,12 @@ export interface RunService {
   /** The events of a thread's runs as they come (`GET /threads/{id}/stream`); NotFoundError for an unknown thread. */
   streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ThreadStreamEvent>>;
   /**
+   * The thread's runs as streaming-protocol events (`POST /threads/{id}/stream/events`), numbered per thread; `since`:
+   * after that seq, else from the run in flight (or the latest). A thread `visible` hides is a NotFoundError; one that
+   * does not exist yet is waited for (then streamed if `visible` lets it through).
+   */
+  streamProtocol(threadId: string, since: number | undefined, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ProtocolEvent>>;
+  /**
    * What join and wait answer once the run ended: its output, else the thread's values; NotFoundError if it
    * vanished. `fresh`: the run was created by this request just now.
    */
@@ -107,6 +118,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
   const runs = createRunRepository(deps.sql);
   const events = createRunEventRepository(deps.sql);
   const queue = createRunQueueRepository(deps.sql);
+  const ordinals = createRunOrdinals(deps.sql);
   const assistants = cachedAssistantResolver(deps.assistants, deps.notifications, { ttlMs: settings.assistantCacheMs ?? 60_000, logger });
   const hub = new RunStreamHub({ runs, events, notifications: deps.notifications, logger, flushMs: settings.flushMs });
   const executor = new RunExecutor({
@@ -119,7 +131,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     leaseMs: settings.leaseMs,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
-    webhook: createWebhookSender(logger),
+    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
     apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({
@@ -249,6 +261,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     async streamThread(threadId, from, signal, visible) {
       if (!(await runs.threadExists(threadId, visible))) throw threadNotFound(threadId);
       return threadStream({ runs, hub }, threadId, from, signal);
+    },
+    async streamProtocol(threadId, since, signal, visible) {
+      if (await runs.threadExists(threadId, visible)) return protocolThreadStream({ runs, hub, ordinals }, threadId, since, signal);
+      if (await runs.threadExists(threadId)) throw threadNotFound(threadId);
+      return protocolStreamOnceCreated({ runs, hub, ordinals }, threadId, since, signal, (id) => runs.threadExists(id, visible));
     },
     waitForEnd: (runId) => hub.waitForEnd(runId),
 

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@platform/logging';
 import { accessLog } from './access-log.middleware';
 import { bodyLimits, MiB, type BodyLimits } from './body-limits';
@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   jsonBody?: boolean;
   /** The body limit of each route (default: 1 MiB for all), documented in the README's error section. */
   bodyLimits?: BodyLimits;
+  /** Middleware before the gateway-signature check and the probes (CORS: a browser's preflight carries no signature). */
+  beforeIdentity?: RequestHandler[];
   /** Mounts the service's own routes, after the bootstrap middleware and before the error handlers. */
   routes: (app: Express) => void;
 }
@@ -61,6 +63,7 @@ export function createHttpApp(options: HttpAppOptions): { app: Express; metrics:
   app.set('query parser', 'extended');
   app.use(requestId(options.logger));
   app.use(accessLog(metrics, PROBES));
+  for (const handler of options.beforeIdentity ?? []) app.use(handler);
   // Before the probes too: a request the gateway signed for another deployment is refused whatever its path.
   if (options.identity) {
     const extra = options.identity.publicPaths ?? (() => false);

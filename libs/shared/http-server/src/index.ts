@@ -5,6 +5,7 @@ export * from './metrics';
 export * from './request-context';
 export * from './request-id.middleware';
 export * from './validate';
+export { trustedIdentity, type TrustedIdentityOptions } from './trusted-identity.middleware';
 export { errorHandler, malformedRequest, notFound } from './error.middleware';
 export * from './body-limits';
 export * from './request-body';

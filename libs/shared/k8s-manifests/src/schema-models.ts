@@ -1,5 +1,5 @@
 /** The Kubernetes release whose OpenAPI schemas the pinned kubernetes-models package was generated from. */
-export const KUBERNETES_SCHEMA_VERSION = '1.36.0';
+export const KUBERNETES_SCHEMA_VERSION = '1.33.0';
 
 /** A kubernetes-models class: its `validate` runs the kind's compiled schema on `this`. */
 export interface SchemaModel {

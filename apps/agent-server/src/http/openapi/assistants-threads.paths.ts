@@ -2,7 +2,7 @@ import { joinStreamQuerySchema } from '@platform/agent-server-runs';
 import { parametersOf } from '@platform/openapi';
 import { deleteQuery, graphQuery, subgraphsQuery } from '../assistants.schemas';
 import { historyQuery, stateQuery } from '../threads.schemas';
-import { arrayOf, dict, int, operation, pathParam, ref, str, uuid } from './openapi-helpers';
+import { arrayOf, dict, int, object, operation, pathParam, ref, str, uuid } from './openapi-helpers';
 
 const A = 'Assistants';
 const T = 'Threads';
@@ -118,6 +118,33 @@ export const threadsPaths = {
     get: operation(T, 'join_thread_stream', {
       summary: "Join the stream of the thread's runs",
       params: [threadId, { name: 'Last-Event-ID', in: 'header', required: false, schema: str() }, ...query(joinStreamQuerySchema, { stream_mode: 'Modes to receive' })],
+      stream: true,
+    }),
+  },
+  // SDK 1.15+ thread streaming (`client.threads.stream()`), the streaming protocol of `@langchain/protocol`.
+  '/threads/{thread_id}/commands': {
+    post: operation(T, 'thread_protocol_command', {
+      summary: 'Send a streaming-protocol command (run.start, input.respond, state.get)',
+      description: 'Answers `{type: "success", id, result}` or `{type: "error", id, error, message}`. `run.start` creates the thread if it does not exist.',
+      params: [threadId],
+      body: object({ id: int('Command id, echoed in the answer'), method: str('run.start, input.respond, state.get, ...'), params: dict() }, ['id', 'method']),
+      response: object({ type: str('success or error'), id: int(), result: dict(), error: str(), message: str() }, ['type', 'id']),
+    }),
+  },
+  '/threads/{thread_id}/stream/events': {
+    post: operation(T, 'thread_protocol_events', {
+      summary: "Stream the thread's runs as streaming-protocol events",
+      description: 'Events carry a per-thread `seq` (also the SSE `id`); `since` or `Last-Event-ID` resumes after one, on any replica.',
+      params: [threadId, { name: 'Last-Event-ID', in: 'header', required: false, schema: str() }],
+      body: object(
+        {
+          channels: arrayOf(str('values, updates, messages, tools, lifecycle, input, checkpoints, tasks, custom, custom:<name>')),
+          namespaces: arrayOf(arrayOf(str())),
+          depth: int(),
+          since: int('Resume after this seq'),
+        },
+        ['channels'],
+      ),
       stream: true,
     }),
   },

@@ -8,10 +8,51 @@ export const graphEntrySchema = z.union([
   z.object({ path: graphSpec, description: z.string().optional() }).loose(),
 ]);
 
+const corsSchema = z
+  .object({
+    allow_origins: z.array(z.string()).optional(),
+    allow_origin_regex: z.string().optional(),
+    allow_methods: z.array(z.string()).optional(),
+    allow_headers: z.array(z.string()).optional(),
+    allow_credentials: z.boolean().optional(),
+    expose_headers: z.array(z.string()).optional(),
+    max_age: z.number().int().nonnegative().optional(),
+  })
+  .loose();
+
+/** `http` of langgraph.json: the project's own HTTP app and what the server serves of its own. */
+export const httpConfigSchema = z
+  .object({
+    app: graphSpec.optional(),
+    disable_assistants: z.boolean().optional(),
+    disable_threads: z.boolean().optional(),
+    disable_runs: z.boolean().optional(),
+    disable_store: z.boolean().optional(),
+    disable_meta: z.boolean().optional(),
+    disable_ui: z.boolean().optional(),
+    disable_webhooks: z.boolean().optional(),
+    disable_mcp: z.boolean().optional(),
+    disable_a2a: z.boolean().optional(),
+    cors: corsSchema.optional(),
+    configurable_headers: z
+      .object({ includes: z.array(z.string()).optional(), excludes: z.array(z.string()).optional() })
+      .loose()
+      .optional(),
+    mount_prefix: z
+      .string()
+      .regex(/^\/.*[^/]$/, 'must start with "/" and not end with "/", e.g. "/my-agent"')
+      .optional(),
+    enable_custom_route_auth: z.boolean().optional(),
+    middleware_order: z.enum(['auth_first', 'middleware_first']).optional(),
+  })
+  .loose();
+
+export type HttpConfig = z.infer<typeof httpConfigSchema>;
+
 /**
- * `langgraph.json` as LangGraph Platform reads it. `graphs`, `env`, `auth` and `store` matter to the Agent Server
- * here; the other documented keys (`node_version`, `dependencies`, `http`, `checkpointer`, `dockerfile_lines`, ...)
- * are accepted and left to the tools that use them.
+ * `langgraph.json` as LangGraph Platform reads it. `graphs`, `env`, `auth`, `store`, `http` and `ui` matter to the
+ * Agent Server here; the other documented keys (`node_version`, `dependencies`, `checkpointer`, `dockerfile_lines`,
+ * ...) are accepted and left to the tools that use them.
  */
 export const langGraphConfigSchema = z
   .object({
@@ -29,6 +70,10 @@ export const langGraphConfigSchema = z
       })
       .loose()
       .optional(),
+    http: httpConfigSchema.optional(),
+    /** Generative UI: graph id → the `.tsx` module of its components. */
+    ui: z.record(z.string().trim().min(1), z.string().trim().min(1)).optional(),
+    ui_config: z.object({ shared: z.array(z.string().trim().min(1)).optional() }).loose().optional(),
   })
   .loose();
 

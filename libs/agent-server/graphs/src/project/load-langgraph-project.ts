@@ -5,7 +5,7 @@ import { InputError } from '@platform/errors';
 import type { GraphDefinition, GraphExport } from '../graph-registry';
 import { importExport } from './graph-module-loader';
 import { parseGraphSpec, type GraphSpec } from './graph-spec';
-import { graphDefaultsSchema, langGraphConfigSchema, type LangGraphConfig } from './langgraph-config.schema';
+import { graphDefaultsSchema, langGraphConfigSchema, type HttpConfig, type LangGraphConfig } from './langgraph-config.schema';
 import { applyProjectEnv, readProjectEnv } from './project-env';
 
 /** Config and context a graph's system assistant starts with. */
@@ -34,6 +34,10 @@ export interface LangGraphProject {
   store?: unknown;
   /** The `auth` section when it names a module (loaded by the server before it serves anything). */
   auth?: ProjectAuthConfig;
+  /** The `http` section (the project's HTTP app, `disable_*`, `cors`, ...); `{}` when absent. */
+  http: HttpConfig;
+  /** `ui`: graph id → the absolute path of its components module, and `ui_config.shared` (packages the host shares). */
+  ui: { entries: Record<string, string>; shared: string[] };
   /** Things worth logging that did not stop the load. */
   warnings: string[];
 }
@@ -126,5 +130,9 @@ export async function loadLangGraphProject(configPath: string, options: LoadLang
     if (!graphs[graphId]) warnings.push(`LANGGRAPH_CONFIG names graph '${graphId}', which langgraph.json does not define`);
   }
   const auth = config.auth?.path ? { path: config.auth.path } : undefined;
-  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, auth, warnings };
+  const ui = {
+    entries: Object.fromEntries(Object.entries(config.ui ?? {}).map(([graphId, file]) => [graphId, path.resolve(dir, file)])),
+    shared: config.ui_config?.shared ?? [],
+  };
+  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, auth, http: config.http ?? {}, ui, warnings };
 }

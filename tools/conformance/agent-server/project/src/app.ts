@@ -1,6 +1,11 @@
 // The project's own HTTP app: a custom route, and middleware that wraps every route (custom and core): it stamps
-// a response header, and on request rewrites a thread's create body.
+// a response header, and on request rewrites a thread's create body. A route asks the server it runs in through an
+// SDK Client without URL (the loopback fetch) and logs with getLogger().
+import { Client } from '@langchain/langgraph-sdk';
+import { getLogger } from '@langchain/langgraph-sdk/logging';
 import { Hono } from 'hono';
+
+const logger = getLogger();
 
 export const app = new Hono();
 
@@ -16,3 +21,10 @@ app.use(async (c, next) => {
 app.get('/custom/hello', (c) => c.json({ hello: 'world', path: c.req.path }));
 
 app.post('/custom/echo', async (c) => c.json({ echoed: await c.req.json() }, 201));
+
+app.get('/custom/graphs', async (c) => {
+  const assistants = await new Client({ apiKey: null }).assistants.search({ metadata: { created_by: 'system' }, limit: 100 });
+  const graphs = [...new Set(assistants.map((assistant) => assistant.graph_id))].sort();
+  logger.info('graphs listed', { count: graphs.length });
+  return c.json({ graphs });
+});
