@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import { cancelManyBodySchema, commandSchema, runCreateSchema } from '@platform/agent-server-runs';
+import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSchema } from '@platform/agent-server-runs';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
 import * as assistants from '../assistants.schemas';
 import * as crons from '../crons.schemas';
 import * as store from '../store.schemas';
+import { streamBody } from '../thread-protocol.routes';
 import * as threads from '../threads.schemas';
 
 // The request bodies of the document, generated from the zod schemas the routes validate them with: what the
@@ -22,6 +23,8 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   ThreadStateUpdate: threads.stateUpdateBody,
   ThreadStateCheckpointRequest: threads.stateAtCheckpointBody,
   ThreadHistoryRequest: threads.historyBody,
+  ThreadProtocolCommand: protocolCommandSchema,
+  ThreadProtocolStreamRequest: streamBody,
   // One schema validates every run-creating body: `if_not_exists` applies on a thread, `on_completion` without one.
   RunCreateStateful: runCreateSchema,
   RunCreateStateless: runCreateSchema,
