@@ -3,9 +3,8 @@ import type { DeploymentUrlOptions, DeploymentsContext } from '@platform/control
 import type { OAuthContext } from '@platform/control-plane-oauth';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import { authRoutes } from './http/auth.routes';
-import { deploymentsRoutes } from './http/deployments.routes';
-import { revisionsRoutes } from './http/revisions.routes';
+import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
+import { controlPlaneOpenApi, controlPlaneRoutes } from './http/control-plane.api';
 
 export interface ControlPlaneDeps {
   logger: Logger;
@@ -19,10 +18,11 @@ export interface ControlPlaneDeps {
 /** Deployments, revisions and OAuth bodies are small: one limit for every route (README, errors). */
 export const CONTROL_PLANE_BODY_LIMITS: BodyLimits = { defaultBytes: MiB };
 
-// The OAuth provider redirects a browser here: no API key, the `state` authenticates it.
-const isPublic = (path: string) => path.startsWith('/v2/auth/callback/');
+// The OAuth provider redirects a browser here: no API key, the `state` authenticates it. The API's description is public.
+const isPublic = (path: string) => path.startsWith('/v2/auth/callback/') || isDocsPath(path);
 
 export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
+  const routes = controlPlaneRoutes(deps);
   return createHttpApp({
     service: 'control-plane',
     logger: deps.logger,
@@ -30,9 +30,8 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     identity: { secret: deps.internalSecret, publicPaths: isPublic },
     bodyLimits: CONTROL_PLANE_BODY_LIMITS,
     routes: (app) => {
-      app.use('/v2', deploymentsRoutes(deps.deployments, deps.urls));
-      app.use('/v2', revisionsRoutes(deps.deployments, deps.urls));
-      app.use('/v2', authRoutes(deps.oauth));
+      mountRoutes(app, routes);
+      app.use(docsRoutes(controlPlaneOpenApi(routes), { title: 'Control plane API', server: 'origin' }));
     },
   }).app;
 }

@@ -3,8 +3,8 @@ import type { DestinationsDeps } from '@platform/export-destinations';
 import type { ExportsDeps } from '@platform/export-exports';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import { bulkExportsRoutes } from './http/bulk-exports.routes';
-import { destinationsRoutes } from './http/destinations.routes';
+import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
+import { exportOpenApi, exportRoutes } from './http/export.api';
 
 export interface ExportDeps {
   logger: Logger;
@@ -18,16 +18,17 @@ export interface ExportDeps {
 export const EXPORT_BODY_LIMITS: BodyLimits = { defaultBytes: MiB };
 
 export function createExportApp(deps: ExportDeps): Express {
+  const routes = exportRoutes(deps);
   return createHttpApp({
     service: 'export',
     logger: deps.logger,
     readiness: deps.readiness,
-    identity: { secret: deps.internalSecret },
+    // The API's description is public.
+    identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
     bodyLimits: EXPORT_BODY_LIMITS,
     routes: (app) => {
-      // Destinations first: `/bulk-exports/destinations` must not reach `/bulk-exports/:exportId`.
-      app.use('/api/v1', destinationsRoutes(deps.destinations));
-      app.use('/api/v1', bulkExportsRoutes(deps.exports));
+      mountRoutes(app, routes);
+      app.use(docsRoutes(exportOpenApi(routes), { title: 'Bulk export API', server: 'origin' }));
     },
   }).app;
 }

@@ -3,11 +3,11 @@ import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceM
 import type { Logger } from '@platform/logging';
 import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
 import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
-import { adminRoutes } from './http/admin.routes';
+import { mountRoutes } from '@platform/openapi';
 import { authenticateRequest } from './http/authenticate.middleware';
-import { browserSessionRoutes } from './http/browser-session.routes';
 import { consoleRoutes } from './http/console.routes';
-import { internalRoutes } from './http/internal.routes';
+import { serviceDocsRoutes } from './http/docs.routes';
+import { gatewayOpenApi, gatewayRoutes } from './http/gateway.api';
 import { proxyTo } from './http/proxy';
 
 export interface GatewayDeps {
@@ -47,8 +47,8 @@ export const GATEWAY_BODY_LIMITS: BodyLimits = {
 };
 
 /**
- * The gateway: its own admin API and browser sessions, API-key (or session) authentication and proxying by route
- * table, then the web console.
+ * The gateway: its own admin API and browser sessions, each service's API description (`<prefix>/docs`), API-key
+ * (or session) authentication and proxying by route table, then the web console.
  */
 export function createGatewayApp(deps: GatewayDeps): Express {
   const forward = proxyTo({
@@ -59,6 +59,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     retryWindowMs: deps.upstreamRetryWindowMs ?? 30_000,
     logger: deps.logger,
   });
+  const routes = gatewayRoutes({ ...deps, browserSessions: deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS } });
   return createHttpApp({
     service: 'gateway',
     logger: deps.logger,
@@ -68,9 +69,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     jsonBody: false,
     bodyLimits: GATEWAY_BODY_LIMITS,
     routes: (app) => {
-      app.use('/api/v1', adminRoutes(deps.store, deps.authenticator));
-      app.use('/api/v1', browserSessionRoutes(deps.store, deps.authenticator, deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS }));
-      app.use('/internal/v1', internalRoutes(deps.store, deps.internalSecret));
+      mountRoutes(app, routes);
+      app.use(serviceDocsRoutes({ upstreams: deps.upstreams, own: gatewayOpenApi(routes), logger: deps.logger }));
       app.use(async (req, res, next) => {
         const match = matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url) ?? matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
         if (!match) return next();

@@ -3,12 +3,8 @@ import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platf
 import type { Logger } from '@platform/logging';
 import type { TracingProjectStore } from '@platform/tracing-projects';
 import { ATTACHMENT_DOWNLOAD_PATH, type AttachmentLinks, type IngestRuns, type RunAttachmentsRepository, type RunQueryReader, type RunReader } from '@platform/tracing-runs';
-import { attachmentDownloadRoutes } from './http/attachments.routes';
-import { infoRoutes } from './http/info.routes';
-import { runsIngestRoutes } from './http/runs-ingest.routes';
-import { runsQueryRoutes } from './http/runs-query.routes';
-import { runsV2Routes } from './http/runs-v2.routes';
-import { sessionsRoutes } from './http/sessions.routes';
+import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
+import { tracingOpenApi, tracingRoutes } from './http/tracing.api';
 
 /** Body limits in bytes, by kind of route (the README's error section lists them). */
 export interface TracingBodyLimits {
@@ -56,26 +52,19 @@ export function tracingBodyLimits(limits: TracingBodyLimits): BodyLimits {
 }
 
 export function createTracingApp(deps: TracingDeps): Express {
-  const attachments = { attachments: deps.attachments, links: deps.links };
+  // An attachment is one part of a multipart body: never larger than the body may be.
+  const routes = tracingRoutes({ ...deps, maxAttachmentBytes: Math.min(deps.maxAttachmentBytes, deps.bodyLimits.multipart) });
   return createHttpApp({
     service: 'tracing',
     logger: deps.logger,
     readiness: deps.readiness,
     // Attachment downloads carry their own credential (a signed link), as the SDKs fetch them without an API key.
-    identity: { secret: deps.internalSecret, publicPaths: (path) => path === ATTACHMENT_DOWNLOAD_PATH },
+    // The API's description is public.
+    identity: { secret: deps.internalSecret, publicPaths: (path) => path === ATTACHMENT_DOWNLOAD_PATH || isDocsPath(path) },
     bodyLimits: tracingBodyLimits(deps.bodyLimits),
     routes: (app) => {
-      app.use(attachmentDownloadRoutes(attachments));
-      // An attachment is one part of a multipart body: never larger than the body may be.
-      const maxAttachmentBytes = Math.min(deps.maxAttachmentBytes, deps.bodyLimits.multipart);
-      app.use('/api/v1', runsIngestRoutes({ ingest: deps.ingest, runs: deps.runs, attachments, maxAttachmentBytes }));
-      app.use(
-        '/api/v1',
-        infoRoutes({ version: deps.version, batchSizeLimitBytes: deps.batchSizeLimitBytes, batchSizeLimit: deps.batchSizeLimit }),
-      );
-      app.use('/api/v1', sessionsRoutes(deps.projects));
-      app.use('/api/v1', runsQueryRoutes(deps.queries, attachments));
-      app.use('/api/v2', runsV2Routes({ reader: deps.queries, attachments }));
+      mountRoutes(app, routes);
+      app.use(docsRoutes(tracingOpenApi(routes, deps.version), { title: 'Tracing API', server: 'origin' }));
     },
   }).app;
 }

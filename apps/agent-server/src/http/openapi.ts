@@ -1,5 +1,6 @@
 import { assistantsPaths, threadsPaths } from './openapi/assistants-threads.paths';
 import { componentSchemas } from './openapi/openapi-schemas';
+import { requestSchemas } from './openapi/request-schemas';
 import { a2aPaths, cronsPaths, mcpPaths, statelessRunsPaths, storePaths, systemPaths, threadRunsPaths } from './openapi/runs-store-system.paths';
 
 const TAGS = [
@@ -38,9 +39,10 @@ export function agentServerOpenApi(options: { version: string }): Record<string,
       ...systemPaths,
     },
     components: {
-      schemas: componentSchemas,
-      securitySchemes: { 'API Key': { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key of the organization hosting the deployment' } },
+      // Responses described by hand; request bodies generated from the zod schemas that validate them.
+      schemas: { ...componentSchemas, ...requestSchemas() },
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key of the organization hosting the deployment' } },
     },
-    security: [{ 'API Key': [] }],
+    security: [{ apiKey: [] }],
   };
 }

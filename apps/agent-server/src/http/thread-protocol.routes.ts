@@ -24,7 +24,7 @@ export interface ThreadProtocolRoutesDeps {
 }
 
 const threadPath = z.object({ thread_id: z.string().refine(isUuid, 'Input should be a valid UUID') });
-const streamBody = z.looseObject({
+export const streamBody = z.looseObject({
   channels: z.array(z.string().min(1)).min(1),
   namespaces: z.array(z.array(z.string())).nullish(),
   depth: z.number().int().min(0).nullish(),

@@ -5,6 +5,7 @@ import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-dat
 import { Authenticator, PrismaIdentityStore, bootstrapIdentity, displayPrefix, generateApiKey, hashApiKey, type BootstrapResult } from '@platform/gateway-identity';
 import { createHttpApp } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { adminRoutes } from './admin.routes';
 
 // The admin API over HTTP against the real identity store on in-memory PGlite.
@@ -45,7 +46,7 @@ describe('POST /api/v1/api-keys', () => {
       service: 'gateway',
       logger: silentLogger,
       jsonBody: false,
-      routes: (a) => a.use('/api/v1', adminRoutes(store, new Authenticator(store))),
+      routes: (a) => mountRoutes(a, adminRoutes(store, new Authenticator(store))),
     }).app;
   }, 60_000);
   afterAll(() => db?.close());

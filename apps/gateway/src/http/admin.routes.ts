@@ -1,6 +1,6 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { jsonBody, parseRequest } from '@platform/http-server';
+import { jsonBody } from '@platform/http-server';
+import { route, type DeclaredRoute } from '@platform/openapi';
 import {
   createApiKey,
   createWorkspace,
@@ -13,6 +13,7 @@ import {
   type Workspace,
 } from '@platform/gateway-identity';
 import { authenticate, callerOf } from './authenticate.middleware';
+import { apiKeyResponse, createdApiKeyResponse, workspaceResponse } from './responses.schema';
 
 const uuid = z.string().uuid();
 
@@ -40,11 +41,11 @@ const createApiKeyBody = z
     }
   });
 
-function workspaceJson(w: Workspace) {
+export function workspaceJson(w: Workspace) {
   return { id: w.id, organization_id: w.organizationId, display_name: w.name, created_at: w.createdAt.toISOString() };
 }
 
-function apiKeyJson(k: ApiKeyRecord) {
+export function apiKeyJson(k: ApiKeyRecord) {
   return {
     id: k.id,
     organization_id: k.organizationId,
@@ -59,36 +60,69 @@ function apiKeyJson(k: ApiKeyRecord) {
 }
 
 /** The gateway's own admin API: workspaces and API keys of the caller's organization. */
-export function adminRoutes(store: IdentityStore, authenticator: Authenticator): Router {
-  const router = Router();
+export function adminRoutes(store: IdentityStore, authenticator: Authenticator): DeclaredRoute[] {
   // Per route, not router.use: every other /api/v1 path belongs to a proxied service and keeps its body unread.
-  const auth = [authenticate(authenticator), jsonBody()];
-
-  router.get('/workspaces', ...auth, async (_req, res) => {
-    res.json((await listWorkspaces(store, callerOf(res.locals))).map(workspaceJson));
-  });
-  router.post('/workspaces', ...auth, async (req, res) => {
-    const body = parseRequest(createWorkspaceBody, req.body ?? {});
-    const workspace = await createWorkspace(store, callerOf(res.locals), (body.display_name ?? body.name) as string);
-    res.status(201).json(workspaceJson(workspace));
-  });
-
-  router.get('/api-keys', ...auth, async (_req, res) => {
-    res.json((await listApiKeys(store, callerOf(res.locals))).map(apiKeyJson));
-  });
-  router.post('/api-keys', ...auth, async (req, res) => {
-    const body = parseRequest(createApiKeyBody, req.body ?? {});
-    const { record, key } = await createApiKey(store, callerOf(res.locals), {
-      description: body.description,
-      workspaceId: body.organization_wide ? null : (body.workspace_id as string),
-      role: body.role,
-    });
-    res.status(201).json({ ...apiKeyJson(record), key });
-  });
-  router.delete('/api-keys/:id', ...auth, async (req, res) => {
-    const { id } = parseRequest(z.object({ id: uuid }), req.params, 'path');
-    await revokeApiKey(store, callerOf(res.locals), id);
-    res.status(204).end();
-  });
-  return router;
+  const before = [authenticate(authenticator), jsonBody()];
+  const workspaces = { tags: ['Workspaces'], before };
+  const keys = { tags: ['API keys'], before };
+  return [
+    route(
+      { ...workspaces, method: 'get', path: '/api/v1/workspaces', summary: "The workspaces of the caller's organization", responses: { 200: { description: 'The workspaces', schema: z.array(workspaceResponse) } } },
+      async (_input, _req, res) => {
+        res.json((await listWorkspaces(store, callerOf(res.locals))).map(workspaceJson));
+      },
+    ),
+    route(
+      {
+        ...workspaces,
+        method: 'post',
+        path: '/api/v1/workspaces',
+        summary: 'Create a workspace (organization admins)',
+        body: createWorkspaceBody,
+        responses: { 201: { description: 'The workspace', schema: workspaceResponse }, 403: { description: 'Not an organization admin' } },
+      },
+      async ({ body }, _req, res) => {
+        const workspace = await createWorkspace(store, callerOf(res.locals), (body.display_name ?? body.name) as string);
+        res.status(201).json(workspaceJson(workspace));
+      },
+    ),
+    route(
+      { ...keys, method: 'get', path: '/api/v1/api-keys', summary: "The API keys of the caller's organization", responses: { 200: { description: 'The keys (never the keys themselves)', schema: z.array(apiKeyResponse) } } },
+      async (_input, _req, res) => {
+        res.json((await listApiKeys(store, callerOf(res.locals))).map(apiKeyJson));
+      },
+    ),
+    route(
+      {
+        ...keys,
+        method: 'post',
+        path: '/api/v1/api-keys',
+        summary: 'Create an API key for one workspace, or organization-wide',
+        body: createApiKeyBody,
+        responses: { 201: { description: 'The key, shown this once', schema: createdApiKeyResponse }, 403: { description: 'Not allowed to make such a key' } },
+      },
+      async ({ body }, _req, res) => {
+        const { record, key } = await createApiKey(store, callerOf(res.locals), {
+          description: body.description,
+          workspaceId: body.organization_wide ? null : (body.workspace_id as string),
+          role: body.role,
+        });
+        res.status(201).json({ ...apiKeyJson(record), key });
+      },
+    ),
+    route(
+      {
+        ...keys,
+        method: 'delete',
+        path: '/api/v1/api-keys/:id',
+        summary: 'Revoke an API key',
+        params: z.object({ id: uuid }),
+        responses: { 204: { description: 'Revoked' }, 404: { description: 'No such key' } },
+      },
+      async ({ params }, _req, res) => {
+        await revokeApiKey(store, callerOf(res.locals), params.id);
+        res.status(204).end();
+      },
+    ),
+  ];
 }

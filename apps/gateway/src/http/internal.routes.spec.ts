@@ -6,6 +6,7 @@ import { Authenticator, PrismaIdentityStore, bootstrapIdentity, type BootstrapRe
 import { bodyLimits, errorHandler } from '@platform/http-server';
 import { GATEWAY_BODY_LIMITS } from '../app';
 import { signIdentity } from '@platform/identity';
+import { mountRoutes } from '@platform/openapi';
 import { internalRoutes } from './internal.routes';
 
 const SECRET = 'internal-routes-secret-0123456789';
@@ -27,7 +28,7 @@ describe('internal service keys (in-memory PGlite)', () => {
       next();
     });
     app.use(bodyLimits(GATEWAY_BODY_LIMITS));
-    app.use('/internal/v1', internalRoutes(store, SECRET));
+    mountRoutes(app, internalRoutes(store, SECRET));
     app.use(errorHandler);
   }, 60_000);
   afterAll(() => db?.close());

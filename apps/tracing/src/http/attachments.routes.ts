@@ -1,6 +1,5 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { parseRequest } from '@platform/http-server';
+import { route, type DeclaredRoute } from '@platform/openapi';
 import { ATTACHMENT_DOWNLOAD_PATH, downloadAttachment, type DownloadDeps } from '@platform/tracing-runs';
 
 const downloadQuery = z.object({ jwt: z.string().min(1) });
@@ -13,26 +12,36 @@ function contentDisposition(name: string): string {
 }
 
 /**
- * `GET /api/v1/public/download?jwt=...` (mount at the root): an attachment by its signed link, with no API key
- * (the gateway lets this path through; the link is the credential). Stored content types come from clients, so
- * the bytes are served as a download that browsers neither sniff nor render in this origin.
+ * `GET /api/v1/public/download?jwt=...`: an attachment by its signed link, with no API key (the gateway lets this
+ * path through; the link is the credential). Stored content types come from clients, so the bytes are served as a
+ * download that browsers neither sniff nor render in this origin.
  */
-export function attachmentDownloadRoutes(deps: DownloadDeps): Router {
-  const router = Router();
-  router.get(ATTACHMENT_DOWNLOAD_PATH, async (req, res) => {
-    const { jwt } = parseRequest(downloadQuery, req.query, 'query');
-    const file = await downloadAttachment(deps, jwt);
-    res
-      .status(200)
-      .set({
-        'content-type': file.contentType,
-        'content-length': String(file.data.length),
-        'content-disposition': contentDisposition(file.name),
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': "default-src 'none'; sandbox",
-        'cache-control': 'private, no-store',
-      })
-      .end(file.data);
-  });
-  return router;
+export function attachmentDownloadRoutes(deps: DownloadDeps): DeclaredRoute[] {
+  return [
+    route(
+      {
+        method: 'get',
+        path: ATTACHMENT_DOWNLOAD_PATH,
+        summary: 'Download an attachment by its signed link (public: the link is the credential)',
+        tags: ['Attachments'],
+        public: true,
+        query: downloadQuery,
+        responses: { 200: { description: 'The attachment, as a download' }, 403: { description: 'A bad or expired link' } },
+      },
+      async ({ query }, _req, res) => {
+        const file = await downloadAttachment(deps, query.jwt);
+        res
+          .status(200)
+          .set({
+            'content-type': file.contentType,
+            'content-length': String(file.data.length),
+            'content-disposition': contentDisposition(file.name),
+            'x-content-type-options': 'nosniff',
+            'content-security-policy': "default-src 'none'; sandbox",
+            'cache-control': 'private, no-store',
+          })
+          .end(file.data);
+      },
+    ),
+  ];
 }

@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import { route, type DeclaredRoute } from '@platform/openapi';
+import { infoResponse } from './responses.schema';
 
 export interface InfoOptions {
   version: string;
@@ -12,9 +13,9 @@ export interface InfoOptions {
  * `GET /info`, read by the `langsmith` SDK to pick its ingestion path: multipart ingestion, with gzip or zstd bodies
  * (`POST /runs/multipart` decodes both).
  */
-export function infoRoutes(options: InfoOptions): Router {
-  const router = Router();
-  router.get('/info', (_req, res) => {
+export function infoRoutes(options: InfoOptions): DeclaredRoute[] {
+  const spec = { method: 'get', path: '/api/v1/info', summary: 'Server information and batch ingestion settings', tags: ['Info'] } as const;
+  const info = route({ ...spec, responses: { 200: { description: 'What the SDK reads to pick its ingestion path', schema: infoResponse } } }, (_input, _req, res) => {
     res.json({
       version: options.version,
       license_expiration_time: null,
@@ -42,5 +43,5 @@ export function infoRoutes(options: InfoOptions): Router {
       },
     });
   });
-  return router;
+  return [info];
 }

@@ -1,17 +1,22 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
 import { bodyLimitOf, decodeBody, publicBaseUrlOf, readingBody, tenantOf } from '@platform/http-server';
 import {
   batchFromJson,
   createFromJson,
+  feedbackPayloadSchema,
   getRun,
   parseMultipartBatch,
   runIdFromPath,
+  runPayloadSchema,
   updateFromJson,
   withS3Urls,
   type AttachmentUrlDeps,
   type IngestRuns,
   type RunReader,
 } from '@platform/tracing-runs';
+import { route, type DeclaredRoute } from '@platform/openapi';
+import { accepted, runWithAttachmentsResponse } from './responses.schema';
 
 export interface RunsIngestOptions {
   ingest: IngestRuns;
@@ -32,50 +37,108 @@ function multipartOf(req: Request, res: Response, maxAttachmentBytes: number) {
   return parseMultipartBatch(body, req.headers['content-type'], { maxPartBytes: maxBytes, maxAttachmentBytes });
 }
 
+const tags = ['Runs'];
+const runPath = z.object({ runId: z.string().describe('A run id (UUID)') });
+const ingested = { 202: { description: 'Accepted', schema: accepted } };
+
+// The multipart parts, for the document: their JSON is validated by the parser with the run and feedback schemas.
+const multipartParts = z
+  .object({ 'post.{run_id}': runPayloadSchema, 'patch.{run_id}': runPayloadSchema, 'feedback.{id}': feedbackPayloadSchema })
+  .partial()
+  .catchall(z.string().describe('`attachment.{run_id}.{name}`: a file, with its content type'))
+  .describe('Parts named `post.{run_id}`, `patch.{run_id}`, `feedback.{id}` (JSON) and `attachment.{run_id}.{name}` (files)');
+
 /**
- * Run ingestion as the `langsmith` SDK calls it (mount at `/api/v1`): `POST /runs/multipart` (read here, streamed and
- * decoded; runs, feedback and attachments), `POST /runs/batch`, `POST /runs`, `PATCH /runs/{id}` (JSON, parsed by the
- * app's `jsonBody()` within the route's limit), all 202 `{}`, and `GET /runs/{id}` (with links to its attachments in
- * `s3_urls`).
+ * Run ingestion as the `langsmith` SDK calls it: `POST /runs/multipart` (read here, streamed and decoded; runs,
+ * feedback and attachments), `POST /runs/batch`, `POST /runs`, `PATCH /runs/{id}` (JSON, parsed by the app's
+ * `jsonBody()` within the route's limit, validated by the ingest use case), all 202 `{}`, and `GET /runs/{id}` (with
+ * links to its attachments in `s3_urls`).
  */
-export function runsIngestRoutes(options: RunsIngestOptions): Router {
+export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
   const { ingest, maxAttachmentBytes } = options;
-  const router = Router();
-
-  router.post('/runs/multipart', async (req, res) => {
-    const tenantId = tenantOf(res);
-    const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes));
-    await ingest.ingest(tenantId, batch);
-    res.status(202).json({});
-  });
-
-  router.post('/runs/batch', async (req, res) => {
-    const tenantId = tenantOf(res);
-    const batch = batchFromJson(req.body);
-    await ingest.ingest(tenantId, batch);
-    res.status(202).json({});
-  });
-
-  router.post('/runs', async (req, res) => {
-    const tenantId = tenantOf(res);
-    const batch = createFromJson(req.body);
-    await ingest.ingest(tenantId, batch);
-    res.status(202).json({});
-  });
-
-  router.patch('/runs/:runId', async (req, res) => {
-    const tenantId = tenantOf(res);
-    const id = runIdFromPath(req.params.runId);
-    const batch = updateFromJson(id, req.body);
-    // An update of a run this workspace never sent is a 404 here; inside batches it may precede its create.
-    await ingest.ingest(tenantId, batch, { mustExist: [id] });
-    res.status(202).json({});
-  });
-
-  router.get('/runs/:runId', async (req, res) => {
-    const tenantId = tenantOf(res);
-    const [run] = await withS3Urls(options.attachments, tenantId, [await getRun(options.runs, tenantId, req.params.runId)], publicBaseUrlOf(req));
-    res.json(run);
-  });
-  return router;
+  return [
+    route(
+      {
+        method: 'post',
+        path: '/api/v1/runs/multipart',
+        summary: 'Ingest runs, feedback and attachments (multipart; gzip or zstd Content-Encoding)',
+        tags,
+        readsBody: { contentType: 'multipart/form-data', description: 'Streamed and decoded as it arrives', schema: multipartParts },
+        responses: { ...ingested, 413: { description: 'Body or attachment over its limit' } },
+      },
+      async (_input, req, res) => {
+        const tenantId = tenantOf(res);
+        const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes));
+        await ingest.ingest(tenantId, batch);
+        res.status(202).json({});
+      },
+    ),
+    route(
+      {
+        method: 'post',
+        path: '/api/v1/runs/batch',
+        summary: 'Ingest run creates and updates',
+        tags,
+        readsBody: {
+          contentType: 'application/json',
+          description: 'Validated by the ingest use case, item by item',
+          schema: z.object({ post: z.array(runPayloadSchema).nullish(), patch: z.array(runPayloadSchema).nullish() }),
+        },
+        responses: ingested,
+      },
+      async (_input, req, res) => {
+        const tenantId = tenantOf(res);
+        await ingest.ingest(tenantId, batchFromJson(req.body));
+        res.status(202).json({});
+      },
+    ),
+    route(
+      {
+        method: 'post',
+        path: '/api/v1/runs',
+        summary: 'Ingest one run (with its nested child_runs)',
+        tags,
+        readsBody: { contentType: 'application/json', description: 'Validated by the ingest use case', schema: runPayloadSchema },
+        responses: ingested,
+      },
+      async (_input, req, res) => {
+        const tenantId = tenantOf(res);
+        await ingest.ingest(tenantId, createFromJson(req.body));
+        res.status(202).json({});
+      },
+    ),
+    route(
+      {
+        method: 'patch',
+        path: '/api/v1/runs/:runId',
+        summary: 'Update a run',
+        tags,
+        params: runPath,
+        readsBody: { contentType: 'application/json', description: 'Validated by the ingest use case', schema: runPayloadSchema },
+        responses: { ...ingested, 404: { description: 'No such run in this workspace' } },
+      },
+      async ({ params }, req, res) => {
+        const tenantId = tenantOf(res);
+        const id = runIdFromPath(params.runId);
+        // An update of a run this workspace never sent is a 404 here; inside batches it may precede its create.
+        await ingest.ingest(tenantId, updateFromJson(id, req.body), { mustExist: [id] });
+        res.status(202).json({});
+      },
+    ),
+    route(
+      {
+        method: 'get',
+        path: '/api/v1/runs/:runId',
+        summary: 'Get a run, with links to its attachments',
+        tags,
+        params: runPath,
+        responses: { 200: { description: 'The run', schema: runWithAttachmentsResponse }, 404: { description: 'No such run' } },
+      },
+      async ({ params }, req, res) => {
+        const tenantId = tenantOf(res);
+        const [run] = await withS3Urls(options.attachments, tenantId, [await getRun(options.runs, tenantId, params.runId)], publicBaseUrlOf(req));
+        res.json(run);
+      },
+    ),
+  ];
 }

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { AttachmentLinks, PrismaRunQueryRepository, RunAttachmentsRepository, prismaIngestSql } from '@platform/tracing-runs';
 import { runsQueryRoutes } from './runs-query.routes';
@@ -66,7 +67,7 @@ describe('runs query routes', () => {
       identity: { secret },
       routes: (a) => {
         const attachments = { attachments: new RunAttachmentsRepository(prismaIngestSql(db.prisma)), links: new AttachmentLinks({ secret, ttlSeconds: 60 }) };
-        a.use('/api/v1', runsQueryRoutes(new PrismaRunQueryRepository(db.prisma), attachments));
+        mountRoutes(a, runsQueryRoutes(new PrismaRunQueryRepository(db.prisma), attachments));
       },
     }).app;
     app = asGateway(inner);

@@ -1,6 +1,6 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { parseRequest, tenantOf } from '@platform/http-server';
+import { tenantOf } from '@platform/http-server';
+import { route, type DeclaredRoute } from '@platform/openapi';
 import {
   createProject,
   deleteProject,
@@ -11,6 +11,7 @@ import {
   type TracingProjectStore,
 } from '@platform/tracing-projects';
 import { runTime } from '@platform/tracing-runs';
+import { accepted, projectResponse } from './responses.schema';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(400),
@@ -40,44 +41,83 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
+const tags = ['Projects'];
+const sessionPath = z.object({ sessionId: z.string().describe('A project id (UUID)') });
+const project = { 200: { description: 'The project', schema: projectResponse } };
+const noProject = { 404: { description: 'No such project' } };
+
 /** Tracing projects, as the `langsmith` SDK calls them (`/sessions`). */
-export function sessionsRoutes(store: TracingProjectStore): Router {
-  const router = Router();
-  router.post('/sessions', async (req, res) => {
-    const { upsert } = parseRequest(createQuery, req.query, 'query');
-    const body = parseRequest(createBody, req.body ?? {});
-    const project = await createProject(store, { tenantId: tenantOf(res), ...body }, { upsert });
-    res.status(200).json(tracingProjectJson(project));
-  });
-  router.get('/sessions', async (req, res) => {
-    const query = parseRequest(listQuery, req.query, 'query');
-    const projects = await listProjects(store, {
-      tenantId: tenantOf(res),
-      name: query.name,
-      nameContains: query.name_contains,
-      ids: query.id,
-      limit: query.limit,
-      offset: query.offset,
-    });
-    res.json(projects.map(tracingProjectJson));
-  });
-  router.get('/sessions/:sessionId', async (req, res) => {
-    res.json(tracingProjectJson(await getProject(store, tenantOf(res), req.params.sessionId)));
-  });
-  router.patch('/sessions/:sessionId', async (req, res) => {
-    const tenantId = tenantOf(res);
-    const body = parseRequest(updateBody, req.body ?? {});
-    const project = await updateProject(store, tenantId, req.params.sessionId, {
-      name: body.name ?? undefined,
-      description: body.description ?? undefined,
-      extra: body.extra ?? undefined,
-      endTime: body.end_time ? new Date(body.end_time) : undefined,
-    });
-    res.json(tracingProjectJson(project));
-  });
-  router.delete('/sessions/:sessionId', async (req, res) => {
-    await deleteProject(store, tenantOf(res), req.params.sessionId);
-    res.status(202).json({});
-  });
-  return router;
+export function sessionsRoutes(store: TracingProjectStore): DeclaredRoute[] {
+  return [
+    route(
+      {
+        method: 'post',
+        path: '/api/v1/sessions',
+        summary: 'Create a project (or, with upsert, return the one of that name)',
+        tags,
+        query: createQuery,
+        body: createBody,
+        responses: { ...project, 409: { description: 'A project of that name exists' } },
+      },
+      async ({ query, body }, _req, res) => {
+        const created = await createProject(store, { tenantId: tenantOf(res), ...body }, { upsert: query.upsert });
+        res.status(200).json(tracingProjectJson(created));
+      },
+    ),
+    route(
+      { method: 'get', path: '/api/v1/sessions', summary: 'List projects', tags, query: listQuery, responses: { 200: { description: 'The projects', schema: z.array(projectResponse) } } },
+      async ({ query }, _req, res) => {
+        const projects = await listProjects(store, {
+          tenantId: tenantOf(res),
+          name: query.name,
+          nameContains: query.name_contains,
+          ids: query.id,
+          limit: query.limit,
+          offset: query.offset,
+        });
+        res.json(projects.map(tracingProjectJson));
+      },
+    ),
+    route(
+      { method: 'get', path: '/api/v1/sessions/:sessionId', summary: 'Get a project', tags, params: sessionPath, responses: { ...project, ...noProject } },
+      async ({ params }, _req, res) => {
+        res.json(tracingProjectJson(await getProject(store, tenantOf(res), params.sessionId)));
+      },
+    ),
+    route(
+      {
+        method: 'patch',
+        path: '/api/v1/sessions/:sessionId',
+        summary: 'Change a project (null fields are left alone)',
+        tags,
+        params: sessionPath,
+        body: updateBody,
+        responses: { ...project, ...noProject },
+      },
+      async ({ params, body }, _req, res) => {
+        const tenantId = tenantOf(res);
+        const updated = await updateProject(store, tenantId, params.sessionId, {
+          name: body.name ?? undefined,
+          description: body.description ?? undefined,
+          extra: body.extra ?? undefined,
+          endTime: body.end_time ? new Date(body.end_time) : undefined,
+        });
+        res.json(tracingProjectJson(updated));
+      },
+    ),
+    route(
+      {
+        method: 'delete',
+        path: '/api/v1/sessions/:sessionId',
+        summary: 'Delete a project and its runs (asynchronously)',
+        tags,
+        params: sessionPath,
+        responses: { 202: { description: 'Deletion accepted', schema: accepted }, ...noProject },
+      },
+      async ({ params }, _req, res) => {
+        await deleteProject(store, tenantOf(res), params.sessionId);
+        res.status(202).json({});
+      },
+    ),
+  ];
 }

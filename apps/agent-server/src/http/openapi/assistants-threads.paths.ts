@@ -1,4 +1,8 @@
-import { arrayOf, bool, dict, int, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
+import { joinStreamQuerySchema } from '@platform/agent-server-runs';
+import { parametersOf } from '@platform/openapi';
+import { deleteQuery, graphQuery, subgraphsQuery } from '../assistants.schemas';
+import { historyQuery, stateQuery } from '../threads.schemas';
+import { arrayOf, dict, int, object, operation, pathParam, ref, str, uuid } from './openapi-helpers';
 
 const A = 'Assistants';
 const T = 'Threads';
@@ -7,7 +11,9 @@ const assistantId = pathParam('assistant_id', 'Assistant id, or a graph id for i
 const threadId = pathParam('thread_id', 'Thread id', uuid());
 const checkpointId = pathParam('checkpoint_id', 'Checkpoint id');
 const pagination = { 'X-Pagination-Total': int('Matching items in all'), 'X-Pagination-Next': int('Offset of the next page, when there is one') };
-const stateSelect = queryParam('select', 'State fields to return (values, next, tasks, ... or values.<key>)', arrayOf(str()));
+// Query parameters from the zod schemas the routes parse them with; the descriptions are added here.
+const query = (schema: Parameters<typeof parametersOf>[0], descriptions: Record<string, string> = {}) => parametersOf(schema, 'query', { descriptions });
+const select = { select: 'State fields to return (values, next, tasks, ... or values.<key>)' };
 
 export const assistantsPaths = {
   '/assistants': {
@@ -24,13 +30,13 @@ export const assistantsPaths = {
     patch: operation(A, 'patch_assistant', { summary: 'Update an assistant (saved as a new version)', params: [assistantId], body: ref('AssistantPatch'), response: ref('Assistant') }),
     delete: operation(A, 'delete_assistant', {
       summary: 'Delete an assistant and its versions',
-      params: [assistantId, queryParam('delete_threads', 'Also delete the threads whose metadata.assistant_id is this assistant', bool())],
+      params: [assistantId, ...query(deleteQuery, { delete_threads: 'Also delete the threads whose metadata.assistant_id is this assistant' })],
     }),
   },
   '/assistants/{assistant_id}/graph': {
     get: operation(A, 'get_assistant_graph', {
       summary: "Draw the assistant's graph",
-      params: [assistantId, queryParam('xray', 'Include subgraphs (true) or down to this depth', { oneOf: [bool(), int()] })],
+      params: [assistantId, ...query(graphQuery, { xray: 'Include subgraphs (true) or down to this depth' })],
       response: ref('GraphDrawing'),
     }),
   },
@@ -40,14 +46,14 @@ export const assistantsPaths = {
   '/assistants/{assistant_id}/subgraphs': {
     get: operation(A, 'get_assistant_subgraphs', {
       summary: 'Schemas of the subgraphs, by namespace',
-      params: [assistantId, queryParam('recurse', 'Include nested subgraphs', bool())],
+      params: [assistantId, ...query(subgraphsQuery, { recurse: 'Include nested subgraphs' })],
       response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
     }),
   },
   '/assistants/{assistant_id}/subgraphs/{namespace}': {
     get: operation(A, 'get_assistant_subgraphs_by_namespace', {
       summary: 'Schemas of one subgraph',
-      params: [assistantId, pathParam('namespace', 'Subgraph namespace, e.g. `parent|child`'), queryParam('recurse', 'Look into nested subgraphs', bool())],
+      params: [assistantId, pathParam('namespace', 'Subgraph namespace, e.g. `parent|child`'), ...query(subgraphsQuery, { recurse: 'Look into nested subgraphs' })],
       response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
     }),
   },
@@ -84,7 +90,7 @@ export const threadsPaths = {
     post: operation(T, 'copy_thread', { summary: 'Copy a thread with its checkpoints', params: [threadId], response: ref('Thread') }),
   },
   '/threads/{thread_id}/state': {
-    get: operation(T, 'get_thread_state', { summary: 'Latest state', params: [threadId, queryParam('subgraphs', 'Include subgraph states', bool()), stateSelect], response: ref('ThreadState') }),
+    get: operation(T, 'get_thread_state', { summary: 'Latest state', params: [threadId, ...query(stateQuery, { subgraphs: 'Include subgraph states', ...select })], response: ref('ThreadState') }),
     post: operation(T, 'update_thread_state', {
       summary: 'Update the state as a node would',
       params: [threadId],
@@ -98,12 +104,12 @@ export const threadsPaths = {
     post: operation(T, 'get_thread_state_at_checkpoint_post', { summary: 'State at a checkpoint', params: [threadId], body: ref('ThreadStateCheckpointRequest'), response: ref('ThreadState') }),
   },
   '/threads/{thread_id}/state/{checkpoint_id}': {
-    get: operation(T, 'get_thread_state_at_checkpoint', { summary: 'State at a checkpoint', params: [threadId, checkpointId, stateSelect], response: ref('ThreadState') }),
+    get: operation(T, 'get_thread_state_at_checkpoint', { summary: 'State at a checkpoint', params: [threadId, checkpointId, ...query(stateQuery, { subgraphs: 'Include subgraph states', ...select })], response: ref('ThreadState') }),
   },
   '/threads/{thread_id}/history': {
     get: operation(T, 'get_thread_history', {
       summary: 'Past states, newest first',
-      params: [threadId, queryParam('limit', 'Default 10', int()), queryParam('before', 'Checkpoint id'), stateSelect],
+      params: [threadId, ...query(historyQuery, { limit: 'Default 10', before: 'Checkpoint id', ...select })],
       response: arrayOf(ref('ThreadState')),
     }),
     post: operation(T, 'get_thread_history_post', { summary: 'Past states, newest first', params: [threadId], body: ref('ThreadHistoryRequest'), response: arrayOf(ref('ThreadState')) }),
@@ -111,7 +117,7 @@ export const threadsPaths = {
   '/threads/{thread_id}/stream': {
     get: operation(T, 'join_thread_stream', {
       summary: "Join the stream of the thread's runs",
-      params: [threadId, { name: 'Last-Event-ID', in: 'header', required: false, schema: str() }, queryParam('stream_mode', 'Modes to receive', arrayOf(str()))],
+      params: [threadId, { name: 'Last-Event-ID', in: 'header', required: false, schema: str() }, ...query(joinStreamQuerySchema, { stream_mode: 'Modes to receive' })],
       stream: true,
     }),
   },
@@ -121,7 +127,7 @@ export const threadsPaths = {
       summary: 'Send a streaming-protocol command (run.start, input.respond, state.get)',
       description: 'Answers `{type: "success", id, result}` or `{type: "error", id, error, message}`. `run.start` creates the thread if it does not exist.',
       params: [threadId],
-      body: object({ id: int('Command id, echoed in the answer'), method: str('run.start, input.respond, state.get, ...'), params: dict() }, ['id', 'method']),
+      body: ref('ThreadProtocolCommand'),
       response: object({ type: str('success or error'), id: int(), result: dict(), error: str(), message: str() }, ['type', 'id']),
     }),
   },
@@ -130,15 +136,7 @@ export const threadsPaths = {
       summary: "Stream the thread's runs as streaming-protocol events",
       description: 'Events carry a per-thread `seq` (also the SSE `id`); `since` or `Last-Event-ID` resumes after one, on any replica.',
       params: [threadId, { name: 'Last-Event-ID', in: 'header', required: false, schema: str() }],
-      body: object(
-        {
-          channels: arrayOf(str('values, updates, messages, tools, lifecycle, input, checkpoints, tasks, custom, custom:<name>')),
-          namespaces: arrayOf(arrayOf(str())),
-          depth: int(),
-          since: int('Resume after this seq'),
-        },
-        ['channels'],
-      ),
+      body: ref('ThreadProtocolStreamRequest'),
       stream: true,
     }),
   },

@@ -1,4 +1,7 @@
-import { arrayOf, bool, dict, int, object, oneOfEnum, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
+import { cancelManyQuerySchema, cancelQuerySchema, joinQuerySchema, joinStreamQuerySchema, listRunsQuerySchema } from '@platform/agent-server-runs';
+import { parametersOf } from '@platform/openapi';
+import { getItemQuery } from '../store.schemas';
+import { arrayOf, bool, dict, int, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
 
 const TR = 'Thread Runs';
 const SR = 'Stateless Runs';
@@ -13,6 +16,8 @@ const runId = pathParam('run_id', 'Run id', uuid());
 const cronId = pathParam('cron_id', 'Cron id', uuid());
 const lastEventId = { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event (-1: from the start)', schema: str() };
 const location = { 'Content-Location': str('/threads/{thread_id}/runs/{run_id}') };
+// Query parameters from the zod schemas the routes parse them with; the descriptions are added here.
+const query = (schema: Parameters<typeof parametersOf>[0], descriptions: Record<string, string> = {}) => parametersOf(schema, 'query', { descriptions });
 const busy = { '409': { description: 'The thread is busy and multitask_strategy is reject' } };
 
 export const threadRunsPaths = {
@@ -20,7 +25,7 @@ export const threadRunsPaths = {
     post: operation(TR, 'create_run', { summary: 'Start a run in the background', params: [threadId], body: ref('RunCreateStateful'), response: ref('Run'), headers: location, errors: busy }),
     get: operation(TR, 'list_runs', {
       summary: "List a thread's runs, newest first",
-      params: [threadId, queryParam('limit', 'Default 10', int()), queryParam('offset', 'Default 0', int()), queryParam('status', 'Only runs in this status', str())],
+      params: [threadId, ...query(listRunsQuerySchema, { status: 'Only runs in this status', select: 'Run fields to return' })],
       response: arrayOf(ref('Run')),
     }),
   },
@@ -35,15 +40,15 @@ export const threadRunsPaths = {
     delete: operation(TR, 'delete_run', { summary: 'Delete a finished run', params: [threadId, runId] }),
   },
   '/threads/{thread_id}/runs/{run_id}/join': {
-    get: operation(TR, 'join_run', { summary: 'Wait for a run to finish; its final state values', params: [threadId, runId], response: ref('RunWaitResult') }),
+    get: operation(TR, 'join_run', { summary: 'Wait for a run to finish; its final state values', params: [threadId, runId, ...query(joinQuerySchema, { cancel_on_disconnect: 'Cancel the run when this request closes' })], response: ref('RunWaitResult') }),
   },
   '/threads/{thread_id}/runs/{run_id}/stream': {
-    get: operation(TR, 'join_run_stream', { summary: "Join a run's event stream", params: [threadId, runId, lastEventId, queryParam('cancel_on_disconnect', 'Cancel the run when this stream closes', bool())], stream: true }),
+    get: operation(TR, 'join_run_stream', { summary: "Join a run's event stream", params: [threadId, runId, lastEventId, ...query(joinStreamQuerySchema, { cancel_on_disconnect: 'Cancel the run when this stream closes', stream_mode: 'Modes to receive' })], stream: true }),
   },
   '/threads/{thread_id}/runs/{run_id}/cancel': {
     post: operation(TR, 'cancel_run', {
       summary: 'Cancel a run',
-      params: [threadId, runId, queryParam('wait', 'Wait for the run to stop (204) instead of 202', bool()), queryParam('action', 'interrupt (keep progress) or rollback (delete the run)', oneOfEnum(['interrupt', 'rollback']))],
+      params: [threadId, runId, ...query(cancelQuerySchema, { wait: 'Wait for the run to stop (204) instead of 202', action: 'interrupt (keep progress) or rollback (delete the run)' })],
       status: 202,
     }),
   },
@@ -60,7 +65,7 @@ export const statelessRunsPaths = {
     get: operation(SR, 'join_stateless_run_stream', { summary: "Join a stateless run's event stream", params: [runId, lastEventId], stream: true }),
   },
   '/runs/batch': { post: operation(SR, 'create_stateless_runs', { summary: 'Start several runs', body: arrayOf(ref('RunCreateStateless')), response: arrayOf(ref('Run')) }) },
-  '/runs/cancel': { post: operation(SR, 'cancel_runs', { summary: 'Cancel runs by id, by thread or by status', body: ref('RunCancelRequest'), params: [queryParam('action', 'interrupt or rollback', oneOfEnum(['interrupt', 'rollback']))] }) },
+  '/runs/cancel': { post: operation(SR, 'cancel_runs', { summary: 'Cancel runs by id, by thread or by status', body: ref('RunCancelRequest'), params: query(cancelManyQuerySchema, { action: 'interrupt or rollback' }) }) },
 };
 
 export const cronsPaths = {
@@ -78,11 +83,7 @@ export const storePaths = {
     put: operation(S, 'put_item', { summary: 'Store or replace an item', body: ref('StorePutRequest') }),
     get: operation(S, 'get_item', {
       summary: 'Get an item',
-      params: [
-        queryParam('namespace', 'Namespace labels joined with "."', str()),
-        { ...queryParam('key', 'Item key', str()), required: true },
-        queryParam('refresh_ttl', "Restart the item's TTL", bool()),
-      ],
+      params: query(getItemQuery, { namespace: 'Namespace labels joined with "."', key: 'Item key', refresh_ttl: "Restart the item's TTL" }),
       response: ref('Item'),
     }),
     delete: operation(S, 'delete_item', { summary: 'Delete an item', body: ref('StoreDeleteRequest') }),

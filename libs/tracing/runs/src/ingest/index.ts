@@ -8,6 +8,6 @@ export { usageFromRun, type TokenUsage } from './token-usage';
 export type { RunOperation, RunFields, Placement } from './run-operation';
 export type { FeedbackRecord } from './feedback';
 export type { SessionLookup } from './plan-writes';
-export { runTime, RUN_TYPES, TRACE_TIERS } from './run-payload.schema';
+export { runTime, runPayloadSchema, feedbackPayloadSchema, RUN_TYPES, TRACE_TIERS } from './run-payload.schema';
 export * from './ingest-sql';
 export { zstdRawFrame } from './zstd-raw-frame';

@@ -1,0 +1,23 @@
+import { openApiDocument, type DeclaredRoute, type OpenApiDocument } from '@platform/openapi';
+import type { ControlPlaneDeps } from '../app';
+import { authRoutes } from './auth.routes';
+import { deploymentsRoutes } from './deployments.routes';
+import { revisionsRoutes } from './revisions.routes';
+
+/** Every route of the control plane's `/v2` API, declared once: they validate requests and make the document. */
+export function controlPlaneRoutes(deps: Pick<ControlPlaneDeps, 'deployments' | 'oauth' | 'urls'>): DeclaredRoute[] {
+  return [...deploymentsRoutes(deps.deployments, deps.urls), ...revisionsRoutes(deps.deployments, deps.urls), ...authRoutes(deps.oauth)];
+}
+
+/** The control plane's OpenAPI document (the gateway serves it at `/v2/openapi.json`, Swagger UI at `/v2/docs`). */
+export function controlPlaneOpenApi(routes: readonly DeclaredRoute[]): OpenApiDocument {
+  return openApiDocument(
+    {
+      title: 'Control plane',
+      version: '2.0.0',
+      description: 'Deployments, their revisions and logs, and OAuth providers (the LangSmith Deployment API, `/v2`).',
+      tags: [{ name: 'Deployments' }, { name: 'Revisions' }, { name: 'OAuth' }],
+    },
+    routes,
+  );
+}

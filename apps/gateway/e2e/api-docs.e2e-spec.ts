@@ -1,0 +1,42 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
+import { SERVICE_DOCS } from '../src/http/docs.routes';
+
+/**
+ * Each service's generated API description through the gateway, with no API key: `<prefix>/openapi.json` is a valid
+ * OpenAPI 3.1 document of that service's routes, and `<prefix>/docs` is Swagger UI on it.
+ */
+describe('API descriptions through the gateway (all services in-process)', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+  });
+  afterAll(() => platform?.stop());
+
+  // A path each document must describe: the prefix's own routes.
+  const expected: Record<string, string> = {
+    '/v2': '/v2/deployments',
+    '/api/v1/tracing': '/api/v1/runs/multipart',
+    '/api/v1/bulk-exports': '/api/v1/bulk-exports/destinations',
+    '/api/v1/gateway': '/api/v1/api-keys',
+  };
+
+  it.each(SERVICE_DOCS.map((d) => [d.prefix, d.title]))('%s/openapi.json (%s) validates and describes the service', async (prefix) => {
+    const response = await fetch(`${platform.gatewayUrl}${prefix}/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain(expected[prefix]);
+    await expect(SwaggerParser.validate(doc as never)).resolves.toBeDefined();
+
+    const page = await fetch(`${platform.gatewayUrl}${prefix}/docs/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger-ui');
+  });
+
+  it('still asks for an API key everywhere else under those prefixes', async () => {
+    expect((await fetch(`${platform.gatewayUrl}/v2/deployments`)).status).toBe(401);
+    expect((await fetch(`${platform.gatewayUrl}/api/v1/bulk-exports`)).status).toBe(401);
+  });
+});
