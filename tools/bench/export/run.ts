@@ -339,6 +339,9 @@ async function main(): Promise<void> {
   const workerCounts = option('workers', '1,3').split(',').map(Number);
   if (workerCounts.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers must be a list of positive integers');
   const concurrency = intOption('concurrency', 1);
+  // The worker's EXPORT_WORKER_DUCKDB_THREADS (default: its own default) and the DuckDB writer reference's repetitions.
+  const duckdbThreads = option('duckdb-threads', '');
+  const reps = intOption('reps', 3);
   const compression = option('compression', 'zstandard');
   if (!isCompression(compression)) throw new Error('--compression must be none, gzip, snappy or zstandard');
 
@@ -423,7 +426,7 @@ async function main(): Promise<void> {
     const threads = availableParallelism();
     console.log(
       `${fmt(runs)} runs over ${days} day partition(s), ${(sourceBytes / 1e6).toFixed(0)} MB as JSON (${fmt(sourceBytes / runs)} B/run); ` +
-        `Parquet v2_beta ${compression}; worker defaults but concurrency ${concurrency} (DuckDB threads ${threads}, 1GB, files ≤ 64 MiB staged); ` +
+        `Parquet v2_beta ${compression}; worker defaults but concurrency ${concurrency} (DuckDB threads ${duckdbThreads || threads}, 1GB, files ≤ 64 MiB staged); ` +
         `${cpus().length} CPUs, load ${load()}`,
     );
 
@@ -434,7 +437,7 @@ async function main(): Promise<void> {
       tracingGrpc: tracing.grpc,
       exportGrpc: `127.0.0.1:${exportService.grpcPort}`,
       internalSecret: SECRET,
-      env: { EXPORT_WORKER_CONCURRENCY: String(concurrency) },
+      env: { EXPORT_WORKER_CONCURRENCY: String(concurrency), ...(duckdbThreads ? { EXPORT_WORKER_DUCKDB_THREADS: duckdbThreads } : {}) },
       nodeArgs: profileArgs,
     };
     for (const count of workerCounts) {
@@ -507,7 +510,7 @@ async function main(): Promise<void> {
     if (encoded.stream.rows !== runs) throw new Error(`StreamRuns read ${encoded.stream.rows} rows, ${runs} expected`);
     const refs: References = {
       ...encoded,
-      table: await duckdbReference(path.join(s3.directory, BUCKET, 'runs', `export_id=${phases[0].exportId}`), compression, threads, scratchDir),
+      table: await duckdbReference(path.join(s3.directory, BUCKET, 'runs', `export_id=${phases[0].exportId}`), compression, threads, scratchDir, reps),
     };
     console.log('');
     console.log('| pipeline | partitions | rows | seconds | rows/s | source MB/s (JSON) | Parquet MB/s | CPU-s (workers; DuckDB) | rows per CPU-s | tracing CPU-s | CPU-s (Postgres; s3rver; export service) | machine CPU busy | peak RSS per worker (MB) |');
@@ -523,7 +526,7 @@ async function main(): Promise<void> {
     line(['StreamRuns alone (read only, one stream at a time)', days, fmt(refs.stream.rows), refs.stream.seconds.toFixed(1), fmt(runs / refs.stream.seconds), mbps(sourceBytes, refs.stream.seconds), '–', '–', '–', refs.stream.tracingCpuSeconds.toFixed(1), `${refs.stream.postgresCpuSeconds.toFixed(1)}; –; –`, '–', '–']);
     line([`DuckDB COPY read_ndjson → parquet (the worker's encoder, one file, ${threads} threads)`, '–', fmt(runs), refs.ndjson.seconds.toFixed(1), fmt(runs / refs.ndjson.seconds), mbps(sourceBytes, refs.ndjson.seconds), mbps(refs.ndjson.bytes, refs.ndjson.seconds), refs.ndjson.cpuSeconds.toFixed(1), fmt(runs / refs.ndjson.cpuSeconds), '–', '–', '–', '–']);
     line([`DuckDB COPY table → parquet (writer only, ${threads} threads)`, '–', fmt(runs), refs.table.seconds.toFixed(1), fmt(runs / refs.table.seconds), mbps(sourceBytes, refs.table.seconds), mbps(refs.table.bytes, refs.table.seconds), refs.table.cpuSeconds.toFixed(1), fmt(runs / refs.table.cpuSeconds), '–', '–', '–', '–']);
-    console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of 3 for the table, one run for NDJSON)`);
+    console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of ${reps} for the table, one run for NDJSON)`);
     console.log('');
     const one = phases.find((p) => p.workers === 1);
     if (one) {
