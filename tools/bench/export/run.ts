@@ -10,7 +10,7 @@
 // DuckDB table (not timed), then COPY writes them with the same codec and as many threads as a worker's DuckDB.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -89,6 +89,8 @@ async function sourceJsonBytes(db: TracingDatabase, sessionId: string): Promise<
 // BENCH_PROFILE=<dir> writes a V8 CPU profile of the tracing process and of each worker there (Chrome DevTools), and
 // one of this process (the export service) per end-to-end phase.
 const profileArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+// BENCH_GC_STATS=<dir>: each worker counts its garbage collections (kind, pause time) and prints them after its phase.
+const gcArgs = process.env.BENCH_GC_STATS ? ['--require', path.join(__dirname, 'gc-stats.cjs')] : [];
 
 /** With BENCH_PROFILE, a V8 CPU profile of this process (the export service) from now until the returned stop. */
 async function profileThisProcess(name: string): Promise<() => Promise<void>> {
@@ -437,8 +439,14 @@ async function main(): Promise<void> {
       tracingGrpc: tracing.grpc,
       exportGrpc: `127.0.0.1:${exportService.grpcPort}`,
       internalSecret: SECRET,
-      env: { EXPORT_WORKER_CONCURRENCY: String(concurrency), ...(duckdbThreads ? { EXPORT_WORKER_DUCKDB_THREADS: duckdbThreads } : {}) },
-      nodeArgs: profileArgs,
+      // BENCH_WORKER_ENV="NAME=value ...": more worker settings to compare, e.g. EXPORT_WORKER_STREAM_BATCH_SIZE=250.
+      env: {
+        EXPORT_WORKER_CONCURRENCY: String(concurrency),
+        ...(duckdbThreads ? { EXPORT_WORKER_DUCKDB_THREADS: duckdbThreads } : {}),
+        ...Object.fromEntries((process.env.BENCH_WORKER_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('='))),
+      },
+      // BENCH_WORKER_NODE_ARGS: node options for the workers only, e.g. V8 heap flags to compare.
+      nodeArgs: [...profileArgs, ...gcArgs, ...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     };
     for (const count of workerCounts) {
       workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(i, workerOptions, 120_000)));
@@ -476,8 +484,12 @@ async function main(): Promise<void> {
       const otherAtEnd = otherCpu();
       const busy = busyPercent(machineAtStart, machineCpu());
       await stopProfile();
+      const pids = workers.map((w) => w.pid);
       await stopWorkerProcesses(workers);
       workers = [];
+      if (process.env.BENCH_GC_STATS) {
+        for (const pid of pids) console.log(`  worker ${pid} GC: ${readFileSync(path.join(process.env.BENCH_GC_STATS, `gc.${pid}.json`), 'utf8').replace(/\s+/g, ' ')}`);
+      }
       const result: PhaseResult = {
         label: `${count} worker${count > 1 ? 's' : ''}`,
         workers: count,
