@@ -321,14 +321,14 @@ function printCpuPerRow(phases: PhaseResult[], refs: References, runs: number): 
     const pipeline = p.cpuSeconds + p.tracingCpuSeconds + o.postgres + o.exportService;
     const worker = (p.cpuSeconds * 1e6) / p.rows;
     console.log(
-      `| end to end, ${p.label} | ${us(p.cpuSeconds, p.rows)} | ${us(p.workerMainCpuSeconds, p.rows)} | ${us(p.cpuSeconds - p.workerMainCpuSeconds, p.rows)} | ` +
+      `| end to end, ${p.label} (${fmt(p.rows / p.seconds)} rows/s) | ${us(p.cpuSeconds, p.rows)} | ${us(p.workerMainCpuSeconds, p.rows)} | ${us(p.cpuSeconds - p.workerMainCpuSeconds, p.rows)} | ` +
         `${us(p.tracingCpuSeconds, p.rows)} | ${us(o.postgres, p.rows)} | ${us(o.exportService, p.rows)} | **${us(pipeline, p.rows)}** | ${us(o.s3, p.rows)} | ` +
         `**${(worker / floorUs).toFixed(2)}**; ${(worker / floorOneUs).toFixed(2)} |`,
     );
   }
   console.log(`| StreamRuns alone (no worker) | – | – | – | ${us(refs.stream.tracingCpuSeconds, runs)} | ${us(refs.stream.postgresCpuSeconds, runs)} | – | – | – | – |`);
-  console.log(`| floor: DuckDB read_ndjson → parquet, ${refs.ndjson.threads} threads | ${fmt(floorUs, 1)} | – | – | – | – | – | – | – | – |`);
-  console.log(`| floor: DuckDB read_ndjson → parquet, 1 thread | ${fmt(floorOneUs, 1)} | – | – | – | – | – | – | – | – |`);
+  console.log(`| floor: DuckDB read_ndjson → parquet, ${refs.ndjson.threads} threads (${fmt(runs / refs.ndjson.seconds)} rows/s) | ${fmt(floorUs, 1)} | – | – | – | – | – | – | – | – |`);
+  console.log(`| floor: DuckDB read_ndjson → parquet, 1 thread (${fmt(runs / refs.ndjson.oneThread.seconds)} rows/s) | ${fmt(floorOneUs, 1)} | – | – | – | – | – | – | – | – |`);
   console.log(`| DuckDB writer alone: table → parquet, ${refs.ndjson.threads} threads | ${us(refs.table.cpuSeconds, runs)} | – | – | – | – | – | – | – | – |`);
 }
 
