@@ -46,7 +46,7 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
       'parquet writer',
       createDuckDbParquetWriterFactory({
         tempDir: config.EXPORT_WORKER_TMP_DIR,
-        threads: config.EXPORT_WORKER_DUCKDB_THREADS,
+        threads: config.EXPORT_WORKER_DUCKDB_THREADS ?? config.EXPORT_WORKER_CONCURRENCY,
         memoryLimit: config.EXPORT_WORKER_DUCKDB_MEMORY,
       }),
       (p) => p.close(),
