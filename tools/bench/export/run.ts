@@ -43,6 +43,8 @@ const BUCKET = 'bench';
 const INSERT_CHUNK = 500_000;
 const MAX_RUNS = 2_000_000;
 const PER_TIMESTAMP = 4;
+// The worker's node options in k8s/base/export-worker.yaml (a larger initial heap: fewer full GCs).
+const WORKER_NODE_ARGS = '--initial-heap-size=256';
 const DUCKDB_CODEC = { UNCOMPRESSED: 'uncompressed', GZIP: 'gzip', SNAPPY: 'snappy', ZSTD: 'zstd' } as const;
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -428,7 +430,7 @@ async function main(): Promise<void> {
     const threads = availableParallelism();
     console.log(
       `${fmt(runs)} runs over ${days} day partition(s), ${(sourceBytes / 1e6).toFixed(0)} MB as JSON (${fmt(sourceBytes / runs)} B/run); ` +
-        `Parquet v2_beta ${compression}; worker defaults but concurrency ${concurrency} (DuckDB threads ${duckdbThreads || threads}, 1GB, files ≤ 64 MiB staged); ` +
+        `Parquet v2_beta ${compression}; worker defaults but concurrency ${concurrency} (DuckDB threads ${duckdbThreads || `${concurrency} (the default: one per partition in flight)`}, 1GB, files ≤ 64 MiB staged); ` +
         `${cpus().length} CPUs, load ${load()}`,
     );
 
@@ -445,8 +447,11 @@ async function main(): Promise<void> {
         ...(duckdbThreads ? { EXPORT_WORKER_DUCKDB_THREADS: duckdbThreads } : {}),
         ...Object.fromEntries((process.env.BENCH_WORKER_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('='))),
       },
-      // BENCH_WORKER_NODE_ARGS: node options for the workers only, e.g. V8 heap flags to compare.
-      nodeArgs: [...profileArgs, ...gcArgs, ...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+      // BENCH_WORKER_NODE_ARGS: node options for the workers only, e.g. V8 heap flags to compare (with
+      // BENCH_WORKER_STDOUT=1 the workers' output shows, e.g. `--trace-gc`).
+      stdio: process.env.BENCH_WORKER_STDOUT ? ('inherit' as const) : undefined,
+      // Default: the node options of k8s/base/export-worker.yaml.
+      nodeArgs: [...profileArgs, ...gcArgs, ...(process.env.BENCH_WORKER_NODE_ARGS ?? WORKER_NODE_ARGS).split(' ').filter(Boolean)],
     };
     for (const count of workerCounts) {
       workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(i, workerOptions, 120_000)));
