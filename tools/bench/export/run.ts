@@ -230,7 +230,7 @@ async function streamAndEncode(tracing: { grpc: string; pid?: number }, postgres
     const source = new GrpcRunSource(client, { deadlineMs: 3_600_000 });
     const tracingCpu = processCpuSeconds(tracing.pid);
     const postgresCpu = postgresCpuNow();
-    let started = performance.now();
+    const started = performance.now();
     let rows = 0;
     for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.rows.count;
     const stream = {
