@@ -32,7 +32,11 @@ const schema = z.object({
   EXPORT_WORKER_RETRY_DELAY: duration(10_000),
   /** Where rows are staged and files written before upload (and DuckDB spills); default the OS temp directory. */
   EXPORT_WORKER_TMP_DIR: z.string().optional(),
-  /** DuckDB threads encoding Parquet; default the number of CPUs. */
+  /**
+   * DuckDB threads encoding Parquet; default one per partition in flight (EXPORT_WORKER_CONCURRENCY). A partition
+   * encodes one file at a time while it streams the next, and one thread spends the least CPU per row (2 threads:
+   * 15–50% more, measured by tools/bench/export/run.ts on 2 CPUs).
+   */
   EXPORT_WORKER_DUCKDB_THREADS: z.coerce.number().int().min(1).optional(),
   /** DuckDB's memory limit (beyond it, it spills to the temp directory). */
   EXPORT_WORKER_DUCKDB_MEMORY: z.string().regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 1GB').default('1GB'),

@@ -10,6 +10,11 @@ import type { ExportWorkerConfig } from './config';
 import { createExportWorkerMetrics } from './export-worker.metrics';
 import { PartitionJobs, type PartitionQueue } from './partition-jobs.consumer';
 
+// HTTP/2 flow-control window of the StreamRuns connection. With the default 64 KiB, tracing stops every 64 KiB of a
+// ~4 MB batch until the worker's window update comes back: many small reads and writes on both sides. Back-pressure
+// is kept, with at most this much more in flight.
+const STREAM_WINDOW_BYTES = 8 * 1024 * 1024;
+
 export interface ExportWorkerDeps {
   /** A bus shared with the export service in the same process (embedded mode); else one is made from NATS_URL. */
   bus?: JobBus;
@@ -31,13 +36,17 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
     const queue = deps.queue ?? exportPartitionQueue;
     await bus.ensureQueue(queue);
     const auth = { token: config.INTERNAL_SECRET };
-    const tracing = await lifecycle.use('tracing client', createClient(runsService().Client, config.TRACING_GRPC, auth), (c) => c.close());
+    const tracing = await lifecycle.use(
+      'tracing client',
+      createClient(runsService().Client, config.TRACING_GRPC, { ...auth, channelOptions: { 'grpc-node.flow_control_window': STREAM_WINDOW_BYTES } }),
+      (c) => c.close(),
+    );
     const progress = await lifecycle.use('export client', createClient(exportProgressService().Client, config.EXPORT_GRPC, auth), (c) => c.close());
     const parquet = await lifecycle.use(
       'parquet writer',
       createDuckDbParquetWriterFactory({
         tempDir: config.EXPORT_WORKER_TMP_DIR,
-        threads: config.EXPORT_WORKER_DUCKDB_THREADS,
+        threads: config.EXPORT_WORKER_DUCKDB_THREADS ?? config.EXPORT_WORKER_CONCURRENCY,
         memoryLimit: config.EXPORT_WORKER_DUCKDB_MEMORY,
       }),
       (p) => p.close(),

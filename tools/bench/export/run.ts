@@ -10,14 +10,15 @@
 // DuckDB table (not timed), then COPY writes them with the same codec and as many threads as a worker's DuckDB.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { runsService } from '@platform/contracts';
 import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
-import { createDuckDbParquetWriterFactory, isCompression, parquetCodec, runParquetColumns, type Compression } from '@platform/export-parquet';
+import { isCompression, parquetCodec, runParquetColumns, type Compression } from '@platform/export-parquet';
 import { GrpcRunSource } from '@platform/export-partition';
 import { createClient } from '@platform/grpc';
 import type { RunningService } from '@platform/http-server';
@@ -31,8 +32,10 @@ import { loadExportConfig } from '../../../apps/export/src/config';
 import { startExport } from '../../../apps/export/src/service';
 import { DAY_US, insertProject, insertRuns, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
 import { freePort } from '@platform/http-server';
-import { busyPercent, cpuSecondsBetween, machineCpu, namedProcessesCpu, processCpuSeconds } from '@platform/testing';
+import { busyPercent, cpuSecondsBetween, machineCpu, processCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
+import { copyStatement } from '../../../libs/export/parquet/src/duckdb/copy-statement';
+import { databaseBackendsCpu, threadCpu, threadCpuBetween } from './process-cpu';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECRET = 'export-bench-internal-secret-0123';
@@ -40,6 +43,8 @@ const BUCKET = 'bench';
 const INSERT_CHUNK = 500_000;
 const MAX_RUNS = 2_000_000;
 const PER_TIMESTAMP = 4;
+// The worker's node options in k8s/base/export-worker.yaml (a larger initial heap: fewer full GCs).
+const WORKER_NODE_ARGS = '--initial-heap-size=256';
 const DUCKDB_CODEC = { UNCOMPRESSED: 'uncompressed', GZIP: 'gzip', SNAPPY: 'snappy', ZSTD: 'zstd' } as const;
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -86,6 +91,8 @@ async function sourceJsonBytes(db: TracingDatabase, sessionId: string): Promise<
 // BENCH_PROFILE=<dir> writes a V8 CPU profile of the tracing process and of each worker there (Chrome DevTools), and
 // one of this process (the export service) per end-to-end phase.
 const profileArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+// BENCH_GC_STATS=<dir>: each worker counts its garbage collections (kind, pause time) and prints them after its phase.
+const gcArgs = process.env.BENCH_GC_STATS ? ['--require', path.join(__dirname, 'gc-stats.cjs')] : [];
 
 /** With BENCH_PROFILE, a V8 CPU profile of this process (the export service) from now until the returned stop. */
 async function profileThisProcess(name: string): Promise<() => Promise<void>> {
@@ -155,8 +162,10 @@ interface PhaseResult {
   parquetBytes: number;
   files: number;
   cpuSeconds: number;
+  /** Of `cpuSeconds`, the workers' main (JavaScript) threads; the rest is DuckDB, libuv's pool and GC helpers. */
+  workerMainCpuSeconds: number;
   tracingCpuSeconds: number;
-  /** CPU seconds of the other parts: every `postgres` process, s3rver, and this process (the export service). */
+  /** CPU seconds of the other parts: the scratch databases' Postgres backends, s3rver, and this process (the export service). */
   otherCpuSeconds: { postgres: number; s3: number; exportService: number };
   /** Share of the machine's CPU time that was busy during the phase (every process, other users' included). */
   busyPercent: number;
@@ -176,49 +185,82 @@ async function* streamPartitions(source: GrpcRunSource, tenantId: string, sessio
 interface References {
   /** StreamRuns read alone, one stream at a time: the ceiling of what one worker can export. */
   stream: { rows: number; seconds: number; tracingCpuSeconds: number; postgresCpuSeconds: number };
-  /** The worker's own encoder (NDJSON stage → DuckDB COPY) on one file of all rows; staging is timed apart. */
-  ndjson: { stageSeconds: number; seconds: number; bytes: number; cpuSeconds: number };
+  /**
+   * The floor: the worker's own encoder (DuckDB `COPY (SELECT ... FROM read_ndjson(stage)) TO parquet`, the worker's
+   * statement and settings) on one staged file of all rows, with the worker's DuckDB threads and with one thread.
+   */
+  ndjson: { stageSeconds: number; threads: number; seconds: number; bytes: number; cpuSeconds: number; oneThread: { seconds: number; cpuSeconds: number } };
   /** DuckDB's writer alone: COPY of an in-memory table. */
   table: { seconds: number; bytes: number; cpuSeconds: number };
 }
 
-// The same rows, read once more through StreamRuns: first only read (timed), then staged as the worker stages
-// them (timed apart) and encoded by the worker's DuckDB encoder in one file (timed: COPY from NDJSON).
-async function streamAndEncode(tracing: { grpc: string; pid?: number }, tenantId: string, sessionId: string, days: number, compression: Compression, threads: number, scratch: string) {
+/** DuckDB's COPY of the staged rows into Parquet in a fresh instance set up as the worker's: wall and CPU seconds. */
+async function encodeStaged(stage: { path: string; rows: number; bytes: number; maxLineBytes: number }, compression: Compression, threads: number, scratch: string) {
+  const duck = await DuckDBInstance.create(':memory:', {
+    threads: String(threads),
+    memory_limit: '1GB',
+    temp_directory: path.join(scratch, 'duckdb-spill'),
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  const connection = await duck.connect();
+  const outputPath = path.join(scratch, `floor-${threads}.parquet`);
+  try {
+    await connection.run(`SET TimeZone = 'UTC'`);
+    const sql = copyStatement({ columns: runParquetColumns([], 'v2_beta'), codec: parquetCodec(compression), stagePath: stage.path, outputPath, ...stage });
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await connection.run(sql);
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    return { seconds, bytes: statSync(outputPath).size, cpuSeconds: (used.user + used.system) / 1e6 };
+  } finally {
+    connection.closeSync();
+    duck.closeSync();
+    rmSync(outputPath, { force: true });
+  }
+}
+
+// The same rows, read once more through StreamRuns: first only read (timed), then staged as NDJSON the way the
+// worker stages them (timed apart) and encoded by the worker's DuckDB statement in one file (timed: the floor).
+async function streamAndEncode(tracing: { grpc: string; pid?: number }, postgresCpuNow: () => Map<number, number>, tenantId: string, sessionId: string, days: number, compression: Compression, threads: number, scratch: string) {
   const client = createClient(runsService().Client, tracing.grpc, { token: SECRET });
-  const factory = createDuckDbParquetWriterFactory({ tempDir: scratch, threads });
+  const stagePath = path.join(scratch, 'floor.ndjson');
   try {
     const source = new GrpcRunSource(client, { deadlineMs: 3_600_000 });
     const tracingCpu = processCpuSeconds(tracing.pid);
-    const postgresCpu = namedProcessesCpu('postgres');
-    let started = performance.now();
+    const postgresCpu = postgresCpuNow();
+    const started = performance.now();
     let rows = 0;
     for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.rows.count;
     const stream = {
       rows,
       seconds: (performance.now() - started) / 1000,
       tracingCpuSeconds: processCpuSeconds(tracing.pid) - tracingCpu,
-      postgresCpuSeconds: cpuSecondsBetween(postgresCpu, namedProcessesCpu('postgres')),
+      postgresCpuSeconds: cpuSecondsBetween(postgresCpu, postgresCpuNow()),
     };
 
-    const writer = await factory.open({ columns: runParquetColumns([], 'v2_beta'), compression });
-    started = performance.now();
-    let streamed = 0;
-    for await (const page of streamPartitions(source, tenantId, sessionId, days)) {
-      const t = performance.now();
-      await writer.appendNdjson(page.rows);
-      streamed += performance.now() - t;
+    const stage = { path: stagePath, rows: 0, bytes: 0, maxLineBytes: 0 };
+    const file = await open(stagePath, 'wx');
+    let staging = 0;
+    try {
+      for await (const page of streamPartitions(source, tenantId, sessionId, days)) {
+        const t = performance.now();
+        await file.write(page.rows.lines);
+        staging += performance.now() - t;
+        stage.rows += page.rows.count;
+        stage.bytes += page.rows.lines.length;
+        stage.maxLineBytes = Math.max(stage.maxLineBytes, page.rows.maxLineBytes);
+      }
+    } finally {
+      await file.close();
     }
-    const cpu = process.cpuUsage();
-    started = performance.now();
-    const file = await writer.finish();
-    const seconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    await writer.dispose();
-    return { stream, ndjson: { stageSeconds: streamed / 1000, seconds, bytes: file.bytes, cpuSeconds: (used.user + used.system) / 1e6 } };
+    const floor = await encodeStaged(stage, compression, threads, scratch);
+    const oneThread = threads === 1 ? floor : await encodeStaged(stage, compression, 1, scratch);
+    return { stream, ndjson: { stageSeconds: staging / 1000, threads, ...floor, oneThread: { seconds: oneThread.seconds, cpuSeconds: oneThread.cpuSeconds } } };
   } finally {
     client.close();
-    await factory.close();
+    rmSync(stagePath, { force: true });
   }
 }
 
@@ -262,6 +304,36 @@ async function duckdbReference(dir: string, compression: Compression, threads: n
   }
 }
 
+/**
+ * µs of CPU per exported row, per process (from /proc), for each end-to-end phase, beside the floor: DuckDB's own
+ * `read_ndjson → parquet` on the same rows (the worker's statement, its threads and one) and DuckDB's writer alone.
+ * Targets (issue 20 §3): worker ≤ 1.2 × the floor; the pipeline without the test S3 server ≤ 100 µs.
+ */
+function printCpuPerRow(phases: PhaseResult[], refs: References, runs: number): void {
+  const us = (seconds: number, rows: number) => fmt((seconds * 1e6) / rows, 1);
+  const floorUs = (refs.ndjson.cpuSeconds * 1e6) / runs;
+  const floorOneUs = (refs.ndjson.oneThread.cpuSeconds * 1e6) / runs;
+  console.log(
+    `| µs of CPU per row | worker (all threads) | worker main thread (JS) | worker other threads (DuckDB, fs pool, GC) | tracing | Postgres | ` +
+      `export service | pipeline without s3rver | s3rver | worker / floor (${refs.ndjson.threads} threads; 1 thread) |`,
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of phases) {
+    const o = p.otherCpuSeconds;
+    const pipeline = p.cpuSeconds + p.tracingCpuSeconds + o.postgres + o.exportService;
+    const worker = (p.cpuSeconds * 1e6) / p.rows;
+    console.log(
+      `| end to end, ${p.label} (${fmt(p.rows / p.seconds)} rows/s) | ${us(p.cpuSeconds, p.rows)} | ${us(p.workerMainCpuSeconds, p.rows)} | ${us(p.cpuSeconds - p.workerMainCpuSeconds, p.rows)} | ` +
+        `${us(p.tracingCpuSeconds, p.rows)} | ${us(o.postgres, p.rows)} | ${us(o.exportService, p.rows)} | **${us(pipeline, p.rows)}** | ${us(o.s3, p.rows)} | ` +
+        `**${(worker / floorUs).toFixed(2)}**; ${(worker / floorOneUs).toFixed(2)} |`,
+    );
+  }
+  console.log(`| StreamRuns alone (no worker) | – | – | – | ${us(refs.stream.tracingCpuSeconds, runs)} | ${us(refs.stream.postgresCpuSeconds, runs)} | – | – | – | – |`);
+  console.log(`| floor: DuckDB read_ndjson → parquet, ${refs.ndjson.threads} threads (${fmt(runs / refs.ndjson.seconds)} rows/s) | ${fmt(floorUs, 1)} | – | – | – | – | – | – | – | – |`);
+  console.log(`| floor: DuckDB read_ndjson → parquet, 1 thread (${fmt(runs / refs.ndjson.oneThread.seconds)} rows/s) | ${fmt(floorOneUs, 1)} | – | – | – | – | – | – | – | – |`);
+  console.log(`| DuckDB writer alone: table → parquet, ${refs.ndjson.threads} threads | ${us(refs.table.cpuSeconds, runs)} | – | – | – | – | – | – | – | – |`);
+}
+
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const natsUrl = process.env.NATS_URL;
@@ -271,6 +343,9 @@ async function main(): Promise<void> {
   const workerCounts = option('workers', '1,3').split(',').map(Number);
   if (workerCounts.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers must be a list of positive integers');
   const concurrency = intOption('concurrency', 1);
+  // The worker's EXPORT_WORKER_DUCKDB_THREADS (default: its own default) and the DuckDB writer reference's repetitions.
+  const duckdbThreads = option('duckdb-threads', '');
+  const reps = intOption('reps', 3);
   const compression = option('compression', 'zstandard');
   if (!isCompression(compression)) throw new Error('--compression must be none, gzip, snappy or zstandard');
 
@@ -308,6 +383,10 @@ async function main(): Promise<void> {
     const tenantId = randomUUID();
     const sessionId = randomUUID();
     await seed(tracingDb, tenantId, sessionId, runs, days);
+    // Postgres' share: the backends of the two scratch databases (tracing's and the export service's), not the
+    // whole server, which other work may share.
+    const databaseNames = [tracingScratch.url, exportScratch.url].map((url) => decodeURIComponent(new URL(url).pathname.slice(1)));
+    const postgresCpuNow = () => new Map(databaseNames.flatMap((name) => [...databaseBackendsCpu(name)]));
     const sourceBytes = await sourceJsonBytes(tracingDb, sessionId);
 
     tracing = await startTracingProcess(tracingScratch.url);
@@ -351,7 +430,7 @@ async function main(): Promise<void> {
     const threads = availableParallelism();
     console.log(
       `${fmt(runs)} runs over ${days} day partition(s), ${(sourceBytes / 1e6).toFixed(0)} MB as JSON (${fmt(sourceBytes / runs)} B/run); ` +
-        `Parquet v2_beta ${compression}; worker defaults but concurrency ${concurrency} (DuckDB threads ${threads}, 1GB, files ≤ 64 MiB staged); ` +
+        `Parquet v2_beta ${compression}; worker defaults but concurrency ${concurrency} (DuckDB threads ${duckdbThreads || `${concurrency} (the default: one per partition in flight)`}, 1GB, files ≤ 64 MiB staged); ` +
         `${cpus().length} CPUs, load ${load()}`,
     );
 
@@ -362,14 +441,24 @@ async function main(): Promise<void> {
       tracingGrpc: tracing.grpc,
       exportGrpc: `127.0.0.1:${exportService.grpcPort}`,
       internalSecret: SECRET,
-      env: { EXPORT_WORKER_CONCURRENCY: String(concurrency) },
-      nodeArgs: profileArgs,
+      // BENCH_WORKER_ENV="NAME=value ...": more worker settings to compare, e.g. EXPORT_WORKER_STREAM_BATCH_SIZE=250.
+      env: {
+        EXPORT_WORKER_CONCURRENCY: String(concurrency),
+        ...(duckdbThreads ? { EXPORT_WORKER_DUCKDB_THREADS: duckdbThreads } : {}),
+        ...Object.fromEntries((process.env.BENCH_WORKER_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('='))),
+      },
+      // BENCH_WORKER_NODE_ARGS: node options for the workers only, e.g. V8 heap flags to compare (with
+      // BENCH_WORKER_STDOUT=1 the workers' output shows, e.g. `--trace-gc`).
+      stdio: process.env.BENCH_WORKER_STDOUT ? ('inherit' as const) : undefined,
+      // Default: the node options of k8s/base/export-worker.yaml.
+      nodeArgs: [...profileArgs, ...gcArgs, ...(process.env.BENCH_WORKER_NODE_ARGS ?? WORKER_NODE_ARGS).split(' ').filter(Boolean)],
     };
     for (const count of workerCounts) {
       workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(i, workerOptions, 120_000)));
       const cpuAtStart = workers.map((w) => w.cpuSeconds());
+      const threadsAtStart = workers.map((w) => threadCpu(w.pid));
       const tracingCpuAtStart = processCpuSeconds(tracing.child.pid);
-      const otherCpu = () => ({ postgres: namedProcessesCpu('postgres'), s3: processCpuSeconds(s3?.pid), exportService: processCpuSeconds(process.pid) });
+      const otherCpu = () => ({ postgres: postgresCpuNow(), s3: processCpuSeconds(s3?.pid), exportService: processCpuSeconds(process.pid) });
       const otherAtStart = otherCpu();
       const stopProfile = await profileThisProcess(`${count}-workers`);
       const machineAtStart = machineCpu();
@@ -395,12 +484,17 @@ async function main(): Promise<void> {
       const exp = await exportDb.prisma.bulkExport.findUniqueOrThrow({ where: { id: created.id } });
       const exportRuns = await exportDb.prisma.bulkExportRun.findMany({ where: { bulkExportId: created.id } });
       const cpuSeconds = workers.reduce((sum, w, i) => sum + ((w.cpuSeconds()) - cpuAtStart[i]), 0);
+      const workerMainCpuSeconds = workers.reduce((sum, w, i) => sum + threadCpuBetween(threadsAtStart[i], threadCpu(w.pid)).main, 0);
       const tracingCpuSeconds = processCpuSeconds(tracing.child.pid) - tracingCpuAtStart;
       const otherAtEnd = otherCpu();
       const busy = busyPercent(machineAtStart, machineCpu());
       await stopProfile();
+      const pids = workers.map((w) => w.pid);
       await stopWorkerProcesses(workers);
       workers = [];
+      if (process.env.BENCH_GC_STATS) {
+        for (const pid of pids) console.log(`  worker ${pid} GC: ${readFileSync(path.join(process.env.BENCH_GC_STATS, `gc.${pid}.json`), 'utf8').replace(/\s+/g, ' ')}`);
+      }
       const result: PhaseResult = {
         label: `${count} worker${count > 1 ? 's' : ''}`,
         workers: count,
@@ -410,6 +504,7 @@ async function main(): Promise<void> {
         parquetBytes: exportRuns.reduce((n, r) => n + Number(r.bytesWritten), 0),
         files: exportRuns.reduce((n, r) => n + (r.files as unknown[]).length, 0),
         cpuSeconds,
+        workerMainCpuSeconds,
         tracingCpuSeconds,
         otherCpuSeconds: {
           postgres: cpuSecondsBetween(otherAtStart.postgres, otherAtEnd.postgres),
@@ -428,11 +523,11 @@ async function main(): Promise<void> {
       phases.push(result);
     }
 
-    const encoded = await streamAndEncode({ grpc: tracing.grpc, pid: tracing.child.pid }, tenantId, sessionId, days, compression, threads, scratchDir);
+    const encoded = await streamAndEncode({ grpc: tracing.grpc, pid: tracing.child.pid }, postgresCpuNow, tenantId, sessionId, days, compression, threads, scratchDir);
     if (encoded.stream.rows !== runs) throw new Error(`StreamRuns read ${encoded.stream.rows} rows, ${runs} expected`);
     const refs: References = {
       ...encoded,
-      table: await duckdbReference(path.join(s3.directory, BUCKET, 'runs', `export_id=${phases[0].exportId}`), compression, threads, scratchDir),
+      table: await duckdbReference(path.join(s3.directory, BUCKET, 'runs', `export_id=${phases[0].exportId}`), compression, threads, scratchDir, reps),
     };
     console.log('');
     console.log('| pipeline | partitions | rows | seconds | rows/s | source MB/s (JSON) | Parquet MB/s | CPU-s (workers; DuckDB) | rows per CPU-s | tracing CPU-s | CPU-s (Postgres; s3rver; export service) | machine CPU busy | peak RSS per worker (MB) |');
@@ -448,7 +543,7 @@ async function main(): Promise<void> {
     line(['StreamRuns alone (read only, one stream at a time)', days, fmt(refs.stream.rows), refs.stream.seconds.toFixed(1), fmt(runs / refs.stream.seconds), mbps(sourceBytes, refs.stream.seconds), '–', '–', '–', refs.stream.tracingCpuSeconds.toFixed(1), `${refs.stream.postgresCpuSeconds.toFixed(1)}; –; –`, '–', '–']);
     line([`DuckDB COPY read_ndjson → parquet (the worker's encoder, one file, ${threads} threads)`, '–', fmt(runs), refs.ndjson.seconds.toFixed(1), fmt(runs / refs.ndjson.seconds), mbps(sourceBytes, refs.ndjson.seconds), mbps(refs.ndjson.bytes, refs.ndjson.seconds), refs.ndjson.cpuSeconds.toFixed(1), fmt(runs / refs.ndjson.cpuSeconds), '–', '–', '–', '–']);
     line([`DuckDB COPY table → parquet (writer only, ${threads} threads)`, '–', fmt(runs), refs.table.seconds.toFixed(1), fmt(runs / refs.table.seconds), mbps(sourceBytes, refs.table.seconds), mbps(refs.table.bytes, refs.table.seconds), refs.table.cpuSeconds.toFixed(1), fmt(runs / refs.table.cpuSeconds), '–', '–', '–', '–']);
-    console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of 3 for the table, one run for NDJSON)`);
+    console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of ${reps} for the table, one run for NDJSON)`);
     console.log('');
     const one = phases.find((p) => p.workers === 1);
     if (one) {
@@ -463,6 +558,8 @@ async function main(): Promise<void> {
         );
       }
     }
+    console.log('');
+    printCpuPerRow(phases, refs, runs);
     console.log(`load at the end: ${load()}`);
   } finally {
     await cleanup();

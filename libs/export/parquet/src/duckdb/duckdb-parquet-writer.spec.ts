@@ -216,6 +216,19 @@ describe('DuckDB Parquet writer', () => {
     await writer.dispose();
   });
 
+  it('encodes the next file after one whose COPY failed (connections are reused between files)', async () => {
+    const broken = await factory.open({ columns: runParquetColumns(['id'], 'v2_beta'), compression: 'snappy' });
+    await broken.appendNdjson({ lines: Buffer.from('{"id": \n'), count: 1, maxLineBytes: 8 });
+    await expect(broken.finish()).rejects.toThrow();
+    await broken.dispose();
+    for (const i of [1, 2]) {
+      const { writer, file } = await write([[run(i)]], ['id', 'start_time']);
+      const back = await query(file.path, `SELECT id, epoch_us(start_time)::VARCHAR AS start_us FROM read_parquet($file)`);
+      expect(back).toEqual([{ id: run(i).id, start_us: run(i).start_time }]);
+      await writer.dispose();
+    }
+  });
+
   it('counts staged rows and bytes for rolling, and dispose leaves nothing behind', async () => {
     const writer = await factory.open({ columns: runParquetColumns(['id'], 'v2_beta'), compression: 'snappy' });
     await writer.append([run(1), run(2)]);

@@ -78,12 +78,15 @@ export class S3ObjectStore implements ObjectStore {
     const parts: CompletedPart[] = new Array(count);
     const handle = await open(file.path, 'r');
     let next = 0;
-    // A few parts in flight: S3 throughput per connection is latency-bound.
+    // A few parts in flight: S3 throughput per connection is latency-bound. Each uploader reads its parts into one
+    // buffer of its own, reused once the part is sent (a buffer per part was garbage of the part's size).
     const uploader = async () => {
+      let buffer: Buffer | undefined;
       for (let index = next++; index < count && !signal.aborted; index = next++) {
         const offset = index * partSize;
         const length = Math.min(partSize, file.bytes - offset);
-        const body = Buffer.allocUnsafe(length);
+        buffer ??= Buffer.allocUnsafe(Math.min(partSize, file.bytes));
+        const body = buffer.subarray(0, length);
         const { bytesRead } = await handle.read(body, 0, length, offset);
         if (bytesRead !== length) throw new Error(`Short read of ${file.path} at ${offset}: ${bytesRead} of ${length} bytes`);
         const reply = await this.client.send(
