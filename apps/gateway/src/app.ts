@@ -1,13 +1,15 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
 import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
-import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
+import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteMatch, type RouteRule, type Upstream } from '@platform/gateway-routing';
 import { adminRoutes } from './http/admin.routes';
 import { authenticateRequest } from './http/authenticate.middleware';
 import { browserSessionRoutes } from './http/browser-session.routes';
 import { consoleRoutes } from './http/console.routes';
 import { internalRoutes } from './http/internal.routes';
+import { proxiedFirst } from './http/proxied-first';
 import { proxyTo } from './http/proxy';
 
 export interface GatewayDeps {
@@ -48,9 +50,10 @@ export const GATEWAY_BODY_LIMITS: BodyLimits = {
 
 /**
  * The gateway: its own admin API and browser sessions, API-key (or session) authentication and proxying by route
- * table, then the web console.
+ * table, then the web console. Proxied routes skip express's middleware stack (`proxiedFirst`), running the same
+ * middleware.
  */
-export function createGatewayApp(deps: GatewayDeps): Express {
+export function createGatewayApp(deps: GatewayDeps): RequestListener {
   const forward = proxyTo({
     upstreams: deps.upstreams,
     resolveDeployment: deps.resolveDeployment,
@@ -59,7 +62,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     retryWindowMs: deps.upstreamRetryWindowMs ?? 30_000,
     logger: deps.logger,
   });
-  return createHttpApp({
+  const routeOf = (req: { headers: { host?: string }; url?: string }): RouteMatch | undefined =>
+    matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url ?? '/') ?? matchRoute(req.url ?? '/', deps.routes ?? DEFAULT_ROUTES);
+  const proxied = async (match: RouteMatch, req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
+    await forward(match)(req, res, next);
+  };
+  const { app, metrics } = createHttpApp({
     service: 'gateway',
     logger: deps.logger,
     metrics: deps.metrics,
@@ -72,12 +81,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       app.use('/api/v1', browserSessionRoutes(deps.store, deps.authenticator, deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS }));
       app.use('/internal/v1', internalRoutes(deps.store, deps.internalSecret));
       app.use(async (req, res, next) => {
-        const match = matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url) ?? matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
+        const match = routeOf(req);
         if (!match) return next();
-        if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
-        return forward(match)(req, res, next);
+        return proxied(match, req, res, next);
       });
       if (deps.consoleDir) app.use(consoleRoutes(deps.consoleDir));
     },
-  }).app;
+  });
+  return proxiedFirst({ app, logger: deps.logger, metrics, bodyLimits: GATEWAY_BODY_LIMITS, match: routeOf, forward: proxied });
 }
