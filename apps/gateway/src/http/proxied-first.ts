@@ -57,7 +57,12 @@ export function proxiedFirst(options: ProxiedFirstOptions): RequestListener {
     response.locals ??= Object.create(null);
     request.originalUrl = req.url ?? '/';
     request.baseUrl = '';
-    const fail = (err: unknown) => errorHandler(err, request, response, () => req.socket.destroy());
+    // After the answer has begun, express's final handler logs the error (outside `test`) and cuts the connection.
+    const afterHeaders = (err: unknown) => {
+      if (app.get('env') !== 'test') console.error(err instanceof Error ? (err.stack ?? String(err)) : String(err));
+      req.socket.destroy();
+    };
+    const fail = (err: unknown) => errorHandler(err, request, response, afterHeaders);
     const next: NextFunction = (err?: unknown) => (err ? fail(err) : notFound(request, response, next));
     try {
       for (const step of bootstrap) void step(request, response, () => undefined);
