@@ -1,13 +1,14 @@
-import type { Express } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
-import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteRule, type Upstream } from '@platform/gateway-routing';
+import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteMatch, type RouteRule, type Upstream } from '@platform/gateway-routing';
 import { mountRoutes } from '@platform/openapi';
 import { authenticateRequest } from './http/authenticate.middleware';
 import { consoleRoutes } from './http/console.routes';
 import { serviceDocsRoutes } from './http/docs.routes';
 import { gatewayOpenApi, gatewayRoutes } from './http/gateway.api';
+import { proxiedFirst, type GatewayListener } from './http/proxied-first';
 import { proxyTo } from './http/proxy';
 
 export interface GatewayDeps {
@@ -48,9 +49,10 @@ export const GATEWAY_BODY_LIMITS: BodyLimits = {
 
 /**
  * The gateway: its own admin API and browser sessions, each service's API description (`<prefix>/docs`), API-key
- * (or session) authentication and proxying by route table, then the web console.
+ * (or session) authentication and proxying by route table, then the web console. Proxied routes skip express's
+ * middleware stack (`proxiedFirst`), running the same middleware.
  */
-export function createGatewayApp(deps: GatewayDeps): Express {
+export function createGatewayApp(deps: GatewayDeps): GatewayListener {
   const forward = proxyTo({
     upstreams: deps.upstreams,
     resolveDeployment: deps.resolveDeployment,
@@ -60,7 +62,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     logger: deps.logger,
   });
   const routes = gatewayRoutes({ ...deps, browserSessions: deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS } });
-  return createHttpApp({
+  const routeOf = (req: { headers: { host?: string }; url?: string }): RouteMatch | undefined =>
+    matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url ?? '/') ?? matchRoute(req.url ?? '/', deps.routes ?? DEFAULT_ROUTES);
+  const proxied = async (match: RouteMatch, req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
+    await forward(match)(req, res, next);
+  };
+  const { app, metrics } = createHttpApp({
     service: 'gateway',
     logger: deps.logger,
     metrics: deps.metrics,
@@ -72,12 +80,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       mountRoutes(app, routes);
       app.use(serviceDocsRoutes({ upstreams: deps.upstreams, own: gatewayOpenApi(routes), logger: deps.logger }));
       app.use(async (req, res, next) => {
-        const match = matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url) ?? matchRoute(req.url, deps.routes ?? DEFAULT_ROUTES);
+        const match = routeOf(req);
         if (!match) return next();
-        if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
-        return forward(match)(req, res, next);
+        return proxied(match, req, res, next);
       });
       if (deps.consoleDir) app.use(consoleRoutes(deps.consoleDir));
     },
-  }).app;
+  });
+  return proxiedFirst({ app, logger: deps.logger, metrics, bodyLimits: GATEWAY_BODY_LIMITS, match: routeOf, forward: proxied });
 }

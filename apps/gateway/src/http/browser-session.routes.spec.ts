@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import request from 'supertest';
 import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
 import { Authenticator, PrismaIdentityStore, bootstrapIdentity, createApiKey, createWorkspace, revokeApiKey, type BootstrapResult } from '@platform/gateway-identity';
@@ -29,7 +28,7 @@ describe('browser sessions (in-memory PGlite, the gateway app)', () => {
   let store: PrismaIdentityStore;
   let boot: BootstrapResult;
   let authenticator: Authenticator;
-  let app: express.Express;
+  let app: http.RequestListener;
   const upstream = echoUpstream();
 
   beforeAll(async () => {

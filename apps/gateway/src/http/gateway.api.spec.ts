@@ -7,6 +7,7 @@ import { UNDOCUMENTED_ROUTES, undeclaredRoutes } from '@platform/openapi';
 import { createGatewayApp } from '../app';
 import { SERVICE_DOCS } from './docs.routes';
 import { gatewayOpenApi, gatewayRoutes } from './gateway.api';
+import type { GatewayListener } from './proxied-first';
 
 // The routes are declared with the identity store; it is not used to describe them.
 const deps = { store: {} as never, authenticator: {} as never, internalSecret: 'test-internal-secret-123' };
@@ -23,7 +24,7 @@ describe("the gateway's own OpenAPI document", () => {
 
 describe('API descriptions served by the gateway under each prefix', () => {
   let upstream: RunningHttpServer;
-  let app: express.Express;
+  let app: GatewayListener;
   const served = { openapi: '3.1.0', info: { title: 'Control plane', version: '2.0.0' }, paths: {} };
 
   beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('API descriptions served by the gateway under each prefix', () => {
 
   it('declares every route it serves itself (a route without a schema fails here)', () => {
     const docs = SERVICE_DOCS.map((d) => `GET ${d.prefix}/openapi.json`);
-    expect(undeclaredRoutes(app, routes, [...UNDOCUMENTED_ROUTES, ...docs])).toEqual([]);
+    expect(undeclaredRoutes(app.express, routes, [...UNDOCUMENTED_ROUTES, ...docs])).toEqual([]);
   });
 
   it("relays a service's document without an API key, and its own", async () => {

@@ -37,8 +37,14 @@ export const DEFAULT_ROUTES: readonly RouteRule[] = [
   { prefix: '/deployments', upstream: 'deployment', auth: 'api-key' },
 ];
 
+const SLASH = 0x2f;
+const QUESTION_MARK = 0x3f;
+
+/** `prefix` itself, or `prefix` then `/` or `?` (no string built per rule and request: this runs on every request). */
 function startsAtBoundary(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
+  if (!path.startsWith(prefix)) return false;
+  const next = path.charCodeAt(prefix.length);
+  return Number.isNaN(next) || next === SLASH || next === QUESTION_MARK;
 }
 
 const DEPLOYMENT_PATH = /^\/deployments\/([^/?#]+)(\/[^?#]*)?(\?.*)?$/;

@@ -7,6 +7,7 @@ export * from './request-id.middleware';
 export * from './validate';
 export { trustedIdentity, type TrustedIdentityOptions } from './trusted-identity.middleware';
 export { errorHandler, malformedRequest, notFound } from './error.middleware';
+export { accessLog } from './access-log.middleware';
 export * from './body-limits';
 export * from './request-body';
 export { jsonBody, readingBody, JsonBodyError } from './json-body.middleware';
