@@ -19,12 +19,13 @@ export async function deleteThreadRows(sql: Sql, threadIds: string[]): Promise<v
 /**
  * Copies a thread row and every checkpoint, blob and pending write under a new id; the caller runs it inside a
  * transaction. A run in flight on the source is not copied, so the copy is never busy. The copy's metadata names it
- * (`thread_id`, as LangGraph's API server adds), and checkpoint metadata that names the source names the copy instead.
+ * (`thread_id`, as LangGraph's API server adds) and its config starts empty (as there: the next run sets it; the source's
+ * config carries its caller's `langgraph_auth_*`), and checkpoint metadata that names the source names the copy instead.
  */
 export async function copyThreadRows(sql: Sql, sourceId: string, copyId: string): Promise<void> {
   await sql(
     `INSERT INTO threads (thread_id, metadata, status, config, "values", interrupts)
-     SELECT $2::uuid, metadata || jsonb_build_object('thread_id', $2::text), CASE WHEN status = 'busy' THEN 'idle' ELSE status END, config, "values", interrupts
+     SELECT $2::uuid, metadata || jsonb_build_object('thread_id', $2::text), CASE WHEN status = 'busy' THEN 'idle' ELSE status END, '{}'::jsonb, "values", interrupts
      FROM threads WHERE thread_id = $1::uuid`,
     sourceId,
     copyId,

@@ -128,6 +128,7 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     // The copy's metadata names the copy, as LangGraph's API server writes it.
     expect(copy.metadata).toEqual({ graph_id: 'chat', owner: 'ann', thread_id: copy.thread_id });
     expect(copy.status).toBe('idle');
+    expect(copy.config).toEqual({});
     expect(copy.values).toEqual((await fx.threads.get(source.thread_id)).values);
 
     const historyOf = async (threadId: string) => (await fx.state.history(threadId, { limit: 100 })).map((s) => ({ values: s.values, id: s.checkpoint?.checkpoint_id, next: s.next }));

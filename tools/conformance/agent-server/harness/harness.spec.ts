@@ -17,15 +17,17 @@ describe('normalize', () => {
       a: { created_at: '2026-11-25T16:50:56.822Z', id: 'e3c7d1a2-5b6f-4c8d-9e0f-1a2b3c4d5e6f', interrupt: '8da820192e8379dc505b50d3509aa9e6' },
       configurable: { 'x-request-id': 'r', 'x-tenant-id': 't', 'x-conformance-flavour': 'kept' },
       [`child:${THREAD}`]: 1,
+      schema: { properties: { '__@toStringTag@1440': {} } },
     };
     const normalized = normalize(value, { names, serverUrl: SERVER }) as Record<string, unknown>;
     expect(normalized).toEqual({
       a: { created_at: '<time>', id: '<uuid>', interrupt: '<hex>' },
       'child:<thread:chat>': 1,
       configurable: { 'x-conformance-flavour': 'kept' },
+      schema: { properties: { '__@toStringTag@<n>': {} } },
       z: '<server>/threads/<thread:chat>',
     });
-    expect(Object.keys(normalized)).toEqual(['a', 'child:<thread:chat>', 'configurable', 'z']);
+    expect(Object.keys(normalized)).toEqual(['a', 'child:<thread:chat>', 'configurable', 'schema', 'z']);
   });
 });
 

@@ -3,6 +3,9 @@ import { TRUSTED_HEADER_NAMES } from '@platform/identity';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 // Interrupt ids (a hash of the task's namespace) and other 32-digit hex ids.
 const HEX32 = /\b[0-9a-f]{32}\b/g;
+// The TypeScript compiler names a symbol-keyed property after its internal symbol id (`__@toStringTag@1440`), a
+// counter that depends on how many symbols the program had made: the same property, numbered per compilation.
+const TS_SYMBOL_KEY = /^__@(\w+)@\d+$/;
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})/g;
 // Headers only our gateway sends (the signed identity and the request id): never part of what a client sees.
 const GATEWAY_HEADERS = new Set(['x-request-id', ...TRUSTED_HEADER_NAMES]);
@@ -41,7 +44,7 @@ export function normalize(value: unknown, options: NormalizeOptions): unknown {
     if (GATEWAY_HEADERS.has(key)) continue;
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined) continue;
-    let name = normalizeString(key, options);
+    let name = normalizeString(key, options).replace(TS_SYMBOL_KEY, '__@$1@<n>');
     // Two keys that differed only by an id stay apart.
     for (let n = 2; name in out; n++) name = `${normalizeString(key, options)}#${n}`;
     out[name] = normalize(item, options);
