@@ -13,6 +13,8 @@ import { assistantThreadsDeleter } from './http/assistant-threads';
 import { assistantsRoutes } from './http/assistants.routes';
 import { cronsRoutes } from './http/crons.routes';
 import { authenticateCaller, deploymentAuthHeaders } from './http/deployment-auth.middleware';
+import { devApiKey } from './http/dev-api-key.middleware';
+import { devTruncateRoutes, type Truncate } from './http/dev-truncate.routes';
 import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
 import { jsonRpcParseErrors } from './http/json-rpc';
@@ -40,6 +42,11 @@ export interface AgentServerDeps {
   tracing: boolean;
   /** The deployment's own auth (langgraph.json `auth.path`), after the gateway's: every route but the open ones. */
   auth?: DeploymentAuth;
+  /**
+   * The development server (`agent-platform dev`): served directly rather than behind the gateway (no signed
+   * identity; `apiKey` when it listens beyond loopback), with `POST /internal/truncate`.
+   */
+  dev?: { truncate: Truncate; apiKey?: string };
 }
 
 // Open without the deployment's auth, as on LangGraph Platform: server info, the API docs, UI assets.
@@ -54,9 +61,11 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     logger: deps.logger,
     readiness: deps.readiness,
     metrics: deps.metrics,
-    identity: { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
+    identity: deps.dev ? undefined : { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
     bodyLimits: AGENT_SERVER_BODY_LIMITS,
     routes: (app) => {
+      if (deps.dev?.apiKey) app.use(devApiKey(deps.dev.apiKey));
+      if (deps.dev) app.use(devTruncateRoutes(deps.dev.truncate));
       if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath));
       app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
       // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
