@@ -19,7 +19,7 @@ export function devServerEnv(options: DevOptions, env: NodeJS.ProcessEnv): NodeJ
     LANGGRAPH_DEV_RELOAD: String(options.reload),
     LANGGRAPH_DEV_API_KEY: options.apiKey,
     DATA_DIR: path.join(options.projectDir, '.langgraph_api'),
-    DATABASE_URL: env.DATABASE_URL,
+    DATABASE_URL: env.DATABASE_URL || undefined,
     MIGRATE_ON_START: 'true',
     // No gateway signs requests to a dev server; the variable is required, so it gets a throwaway value.
     INTERNAL_SECRET: randomBytes(24).toString('base64url'),
