@@ -8,11 +8,10 @@ import { z } from 'zod';
 import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
-import { ensurePostgresDatabase } from './postgres-databases';
+import { controlPlaneEnv, databaseUrls, envName } from './launch-env';
 import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
 import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
 
-const envName = (service: string) => `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`;
 const postgresUrl = () => url(['postgres:', 'postgresql:']).optional();
 
 const schema = z.object({
@@ -24,6 +23,8 @@ const schema = z.object({
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** One Postgres server for every service: each gets its own database `platform_<service>` there. */
   DATABASE_URL: postgresUrl(),
+  /** Names of the platform's databases on that server: `<prefix><service>`, deployments `<prefix>deployment_<id>`. */
+  DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').optional(),
   /** Skip migrations at start (they are applied by default: embedded mode has no release step). */
   SKIP_MIGRATIONS: flag(false),
   ...Object.fromEntries(DATABASE_SERVICES.map((s) => [envName(s), postgresUrl()])),
@@ -38,43 +39,6 @@ function internalSecret(dataDir: string, fromEnv?: string): string {
   const secret = randomBytes(32).toString('base64url');
   fs.writeFileSync(file, secret, { mode: 0o600 });
   return secret;
-}
-
-async function databaseUrls(env: Record<string, string | undefined>): Promise<Partial<Record<DatabaseService, string>>> {
-  const urls: Partial<Record<DatabaseService, string>> = {};
-  for (const service of DATABASE_SERVICES) {
-    const own = env[envName(service)];
-    if (own) urls[service] = own;
-    else if (env.DATABASE_URL) urls[service] = await ensurePostgresDatabase(env.DATABASE_URL, `platform_${service.replaceAll('-', '_')}`);
-  }
-  return urls;
-}
-
-/** Control-plane settings taken from the environment as they are (see apps/control-plane/src/config.ts). */
-const CONTROL_PLANE_SETTINGS = [
-  'PUBLIC_URL',
-  'DEPLOYMENT_DOMAIN',
-  'DEPLOYMENT_DRIVER',
-  'AGENT_SERVER_COMMAND',
-  'AGENT_LOG_LEVEL',
-  'WORK_DIR',
-  'DEPLOYMENTS_DATABASE_URL',
-  'GIT_ALLOWED_URLS',
-  'BUILD_TIMEOUT',
-  'INSTALL_COMMAND',
-  'DEPLOY_TIMEOUT',
-  'DRAIN_PERIOD',
-  'ENCRYPTION_KEY',
-  'OAUTH_CALLBACK_PAGE_URL',
-  'KUBECONFIG',
-  'K8S_NAMESPACE',
-  'K8S_AGENT_SERVER_IMAGE',
-];
-
-function controlPlaneEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const passed = Object.fromEntries(CONTROL_PLANE_SETTINGS.map((name) => [name, env[name]]));
-  // With one Postgres server for the platform, each deployment's own database is made there too.
-  return { ...passed, DEPLOYMENTS_DATABASE_URL: env.DEPLOYMENTS_DATABASE_URL ?? env.DATABASE_URL };
 }
 
 /** The example agent this process serves, as a deployment of the bootstrap workspace (see the banner). */

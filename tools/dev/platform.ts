@@ -70,6 +70,8 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
+// A variable given as undefined means "not set": it must not hide the platform's own value for it.
+const definedOnly = (env: Record<string, string | undefined> = {}) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
 const str = (n: number | undefined) => String(n ?? 0);
 // A stable 32-byte key per purpose from the internal secret (kept in .data/ by the dev launcher).
 const derivedKey = (secret: string, purpose: string) => createHash('sha256').update(`${purpose}:${secret}`).digest('hex');
@@ -119,7 +121,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
             ...db('control-plane'),
             ...grpc('control-plane'),
             PUBLIC_URL: gatewayUrl,
-            ...options.controlPlaneEnv,
+            GATEWAY_URL: gatewayUrl,
+            ...definedOnly(options.controlPlaneEnv),
           }),
           loggerFor('control-plane'),
         ),
