@@ -1,5 +1,8 @@
-/** Deployment statuses of the LangSmith Deployment API. */
-export type DeploymentStatus = 'AWAITING_DATABASE' | 'READY' | 'UNUSED' | 'AWAITING_DELETE' | 'UNKNOWN';
+/**
+ * Deployment statuses of the LangSmith Deployment API, and the failure of its latest revision while no revision
+ * serves (a first deploy that failed: the deployment is not READY).
+ */
+export type DeploymentStatus = 'AWAITING_DATABASE' | 'READY' | 'UNUSED' | 'AWAITING_DELETE' | 'UNKNOWN' | 'CREATE_FAILED' | 'BUILD_FAILED' | 'DEPLOY_FAILED';
 
 export type DeploymentSource = 'github' | 'external_docker';
 
