@@ -1,4 +1,4 @@
-import { controlPlaneEnv, serviceDatabaseName } from './launch-env';
+import { controlPlaneEnv, natsPrefix, serviceDatabaseName } from './launch-env';
 
 describe('the launcher environment (npm start)', () => {
   it('passes only the control-plane settings that are set: an unset PUBLIC_URL never reaches the control plane as undefined', () => {
@@ -19,5 +19,11 @@ describe('the launcher environment (npm start)', () => {
     expect(controlPlaneEnv({ DATABASE_PREFIX: 'staging_' }).DEPLOYMENTS_DATABASE_PREFIX).toBe('staging_deployment_');
     expect(serviceDatabaseName({ DATABASE_PREFIX: 'staging_' }, 'control-plane')).toBe('staging_control_plane');
     expect(serviceDatabaseName({}, 'agent-server')).toBe('platform_agent_server');
+  });
+
+  it('names the NATS streams after NATS_PREFIX, else after DATABASE_PREFIX', () => {
+    expect(natsPrefix({ NATS_PREFIX: 'blue' })).toBe('blue');
+    expect(natsPrefix({ DATABASE_PREFIX: 'staging_' })).toBe('staging');
+    expect(natsPrefix({})).toBe('');
   });
 });

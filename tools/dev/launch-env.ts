@@ -55,3 +55,6 @@ export function controlPlaneEnv(env: Env): Record<string, string> {
   return passed;
 }
 
+
+/** NATS_PREFIX, else the installation's DATABASE_PREFIX without its trailing `_` (none: the unprefixed names). */
+export const natsPrefix = (env: Env) => env.NATS_PREFIX ?? (env.DATABASE_PREFIX ?? '').replace(/_+$/, '');

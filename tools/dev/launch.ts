@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
-import { controlPlaneEnv, databaseUrls, envName } from './launch-env';
+import { controlPlaneEnv, databaseUrls, envName, natsPrefix } from './launch-env';
 import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
 import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
 
@@ -25,6 +25,8 @@ const schema = z.object({
   DATABASE_URL: postgresUrl(),
   /** Names of the platform's databases on that server: `<prefix><service>`, deployments `<prefix>deployment_<id>`. */
   DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').optional(),
+  /** This installation's names on NATS (see NATS_PREFIX of the export service); default: DATABASE_PREFIX without its trailing `_`. */
+  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_]*$/, 'must be letters, digits and _ only').max(32).optional(),
   /** Skip migrations at start (they are applied by default: embedded mode has no release step). */
   SKIP_MIGRATIONS: flag(false),
   ...Object.fromEntries(DATABASE_SERVICES.map((s) => [envName(s), postgresUrl()])),
@@ -66,6 +68,8 @@ async function main() {
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),
+    exportEnv: { NATS_PREFIX: natsPrefix(config) },
+    exportWorkerEnv: { NATS_PREFIX: natsPrefix(config) },
     gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN, CONSOLE_DIR: consoleDir, SESSION_TTL: process.env.SESSION_TTL },
   });
 
