@@ -9,7 +9,8 @@ import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
 import { controlPlaneEnv, databaseUrls, envName, natsPrefix } from './launch-env';
-import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
+import { DATABASE_SERVICES, REPLICATED_SERVICES, SERVICES, startPlatform, type DatabaseService, type ReplicatedService, type RunningPlatform } from './platform';
+import { parseReplicas, replicasArgument } from './replicas-option';
 import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
 
 const postgresUrl = () => url(['postgres:', 'postgresql:']).optional();
@@ -47,15 +48,18 @@ function internalSecret(dataDir: string, fromEnv?: string): string {
 const EXAMPLE_DEPLOYMENT = 'react-agent';
 
 async function exposeExampleAgent(platform: RunningPlatform): Promise<string | undefined> {
-  const upstreamUrl = platform.services['agent-server'].url;
+  const replicaUrls = platform.replicas['agent-server'].map((r) => r.url);
+  const upstreamUrl = replicaUrls[0];
   const tenantId = platform.gateway.bootstrap?.workspace.id ?? (await findStaticDeployment(platform.controlPlane, EXAMPLE_DEPLOYMENT))?.tenantId;
   // Neither a fresh bootstrap nor an earlier registration: someone deleted it; leave it deleted.
   if (!tenantId) return undefined;
-  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl });
+  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl, replicaUrls });
 }
 
 async function main() {
   const config = loadConfig(schema, process.env) as z.infer<typeof schema> & Record<string, string | undefined>;
+  const replicasArg = replicasArgument(process.argv.slice(2), process.env);
+  const replicas = parseReplicas(replicasArg.value, replicasArg.flag);
   const consoleDir = await ensureConsoleBuilt((line) => process.stdout.write(`  ${line}\n`));
   const urls = await databaseUrls(config);
   const platform = await startPlatform({
@@ -68,6 +72,7 @@ async function main() {
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),
+    replicas,
     exportEnv: { NATS_PREFIX: natsPrefix(config) },
     exportWorkerEnv: { NATS_PREFIX: natsPrefix(config) },
     gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN, CONSOLE_DIR: consoleDir, SESSION_TTL: process.env.SESSION_TTL },
@@ -79,7 +84,8 @@ async function main() {
     const service = platform.services[s];
     const grpc = service.grpcPort ? ` grpc :${service.grpcPort}` : '';
     const db = (DATABASE_SERVICES as readonly string[]).includes(s) ? `  [${storage(s as DatabaseService)}]` : '';
-    return `    ${s.padEnd(14)} ${service.url}${grpc}${db}`;
+    const extra = (REPLICATED_SERVICES as readonly string[]).includes(s) ? platform.replicas[s as ReplicatedService].slice(1).map((r) => ` ${r.url}`).join('') : '';
+    return `    ${s.padEnd(14)} ${service.url}${extra}${grpc}${db}`;
   });
   process.stdout.write(
     [

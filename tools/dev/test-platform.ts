@@ -30,6 +30,8 @@ export interface TestPlatformOptions {
   exportWorkerEnv?: Record<string, string>;
   /** A partition queue of the test's own, so platforms of tests running at once on one NATS never share jobs. */
   exportPartitionQueue?: PlatformOptions['exportPartitionQueue'];
+  /** Instances of the replicated services (agent-server, export-worker). */
+  replicas?: PlatformOptions['replicas'];
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -53,6 +55,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       exportEnv: options.exportEnv,
       exportWorkerEnv: options.exportWorkerEnv,
       exportPartitionQueue: options.exportPartitionQueue,
+      replicas: options.replicas,
     });
   } catch (err) {
     await dropAll();
