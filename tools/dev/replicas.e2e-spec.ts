@@ -1,4 +1,5 @@
 import { Client } from '@langchain/langgraph-sdk';
+import { startPlatform } from './platform';
 import { registerDeployment, startTestPlatform, type TestPlatform } from './test-platform';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -34,7 +35,6 @@ describe('the platform with replicas', () => {
   });
 
   it('refuses agent-server replicas on an embedded database, naming what they need', async () => {
-    const { startPlatform } = await import('./platform');
     await expect(startPlatform({ dataDir: 'memory://', internalSecret: 'replicas-secret-0123456789', replicas: { 'agent-server': 2 } })).rejects.toThrow(
       /agent-server replicas need Postgres/,
     );
