@@ -1,3 +1,5 @@
+import { DEPLOY_HELP, parseDeployOptions } from './deploy/deploy-options';
+import { runDeploy } from './deploy/deploy.command';
 import { parseDevOptions, DEV_HELP } from './dev/dev-options';
 import { runDevServer } from './dev/dev-server';
 import { UsageError } from './usage-error';
@@ -6,6 +8,7 @@ export const HELP = `Usage: agent-platform <command> [options]
 
 Commands:
   dev      serve the langgraph.json project in this folder (one Agent Server, reload on change, no key)
+  deploy   upload this folder's project to the platform (npm start) as a deployment, follow its build, print its URL
   help     show this help
 
 Run \`agent-platform <command> --help\` for a command's options.
@@ -30,8 +33,16 @@ export async function runCli(argv: string[], out: NodeJS.WritableStream = proces
         }
         return await runDevServer(options, out);
       }
+      case 'deploy': {
+        const options = parseDeployOptions(args, process.env, process.cwd());
+        if (options.help) {
+          out.write(DEPLOY_HELP);
+          return 0;
+        }
+        return await runDeploy(options, out, err);
+      }
       default:
-        throw new UsageError(`unknown command '${command}' (commands: dev; see --help)`);
+        throw new UsageError(`unknown command '${command}' (commands: dev, deploy; see --help)`);
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

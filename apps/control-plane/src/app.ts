@@ -6,6 +6,7 @@ import type { Logger } from '@platform/logging';
 import { authRoutes } from './http/auth.routes';
 import { deploymentsRoutes } from './http/deployments.routes';
 import { revisionsRoutes } from './http/revisions.routes';
+import { sourcesRoutes } from './http/sources.routes';
 
 export interface ControlPlaneDeps {
   logger: Logger;
@@ -14,10 +15,15 @@ export interface ControlPlaneDeps {
   oauth: OAuthContext;
   urls: DeploymentUrlOptions;
   readiness?: Record<string, ReadinessCheck>;
+  /** Where uploaded sources are kept (`POST /v2/sources/{name}`). */
+  sourcesDir: string;
 }
 
-/** Deployments, revisions and OAuth bodies are small: one limit for every route (README, errors). */
-export const CONTROL_PLANE_BODY_LIMITS: BodyLimits = { defaultBytes: MiB };
+/** An uploaded project (`agent-platform deploy`): its archive, and its files once unpacked, at most this large. */
+export const SOURCE_UPLOAD_LIMIT = 100 * MiB;
+
+/** Deployments, revisions and OAuth bodies are small: one limit for every route but source uploads (README, errors). */
+export const CONTROL_PLANE_BODY_LIMITS: BodyLimits = { defaultBytes: MiB, routes: [{ method: 'POST', path: '/v2/sources/:name', bytes: SOURCE_UPLOAD_LIMIT }] };
 
 // The OAuth provider redirects a browser here: no API key, the `state` authenticates it.
 const isPublic = (path: string) => path.startsWith('/v2/auth/callback/');
@@ -33,6 +39,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
       app.use('/v2', deploymentsRoutes(deps.deployments, deps.urls));
       app.use('/v2', revisionsRoutes(deps.deployments, deps.urls));
       app.use('/v2', authRoutes(deps.oauth));
+      app.use('/v2', sourcesRoutes(deps.sourcesDir));
     },
   }).app;
 }
