@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { api, controlPlaneTestEnv, waitFor } from '../../control-plane/e2e/control-plane.e2e-helpers';
@@ -32,7 +34,6 @@ describe('agent-platform deploy', () => {
 
   it('uploads the folder, follows the build to DEPLOYED, prints the API URL, and the SDK works there; a second deploy is a new revision', async () => {
     const first = await deploy('my-agent');
-    expect(first.output).toMatch(/revision \S+: BUILDING/);
     expect(first.output).toMatch(/build +\| Build finished: commit [0-9a-f]{40}/);
     expect(first.output).toMatch(/revision \S+: DEPLOYED/);
     expect(first.code).toBe(0);
@@ -65,9 +66,47 @@ describe('agent-platform deploy', () => {
     expect(broken.output).toMatch(/deploy \| .*src\/agent\.ts:1:\d+: ERROR: Unexpected/);
   });
 
+  it('takes only a size-limited project archive, and only from the workspace it was uploaded to', async () => {
+    const post = (body: Buffer | string, type: string, headers: Record<string, string> = {}) =>
+      fetch(`${platform.gatewayUrl}/v2/sources/checks`, {
+        method: 'POST',
+        headers: { 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId, 'content-type': type, ...headers },
+        body,
+      });
+    expect((await post('{}', 'application/json')).status).toBe(400);
+    const notGzip = await post(Buffer.from('not an archive'), 'application/gzip');
+    expect(notGzip.status).toBeGreaterThanOrEqual(400);
+    expect(notGzip.status).toBeLessThan(500);
+    expect((await fetch(`${platform.gatewayUrl}/v2/sources/..%2Fescape`, { method: 'POST', headers: { 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId, 'content-type': 'application/gzip' }, body: Buffer.alloc(0) })).status).toBeLessThan(500);
+    // A small archive of a file larger than the limit once unpacked (100 MiB): refused while it streams in.
+    const bombDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-bomb-'));
+    execFileSync('truncate', ['-s', '101M', path.join(bombDir, 'big.bin')]);
+    const bombArchive = execFileSync('tar', ['-czf', '-', '-C', bombDir, 'big.bin'], { maxBuffer: 64 * 1024 * 1024 });
+    fs.rmSync(bombDir, { recursive: true, force: true });
+    expect(bombArchive.length).toBeLessThan(1024 * 1024);
+    const bomb = await post(bombArchive, 'application/gzip');
+    expect(bomb.status).toBe(413);
+
+    // Another workspace cannot deploy from this one's upload.
+    const uploaded = await api(platform)('GET', '/v2/deployments?name_contains=my-agent');
+    const repoUrl = uploaded.body.resources[0].source_config.repo_url as string;
+    const other = await fetch(`${platform.gatewayUrl}/api/v1/workspaces`, { method: 'POST', headers: { 'x-api-key': platform.adminKey, 'content-type': 'application/json' }, body: JSON.stringify({ display_name: 'other' }) });
+    const otherId = ((await other.json()) as { id: string }).id;
+    const stolen = await api(platform, otherId)('POST', '/v2/deployments', {
+      name: 'stolen',
+      source: 'github',
+      source_config: { repo_url: repoUrl, deployment_type: 'dev' },
+      source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
+      secrets: [],
+    });
+    expect(stolen.status).toBe(422);
+    expect(stolen.body.detail[0]).toMatchObject({ loc: ['body', 'source_config', 'repo_url'] });
+  });
+
   it('names the bad flag', async () => {
     const cli = runCli(['deploy', '--gateway', 'not a url', '--api-key', 'k'], { cwd: project.dir });
     expect(await cli.exited).toBe(2);
     expect(cli.output()).toContain("--gateway: 'not a url' is not an http(s) URL");
   });
 });
+

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { storeSourceUpload } from '@platform/control-plane-builder';
 import { InputError } from '@platform/errors';
-import { bodyLimitOf, decodeBody, readingBody, tenantOf } from '@platform/http-server';
+import { PayloadTooLargeError, bodyLimitOf, decodeBody, readingBody, tenantOf } from '@platform/http-server';
 
 const ARCHIVE_TYPES = ['application/gzip', 'application/x-gzip', 'application/x-tar+gzip', 'application/octet-stream'];
 
@@ -16,12 +16,14 @@ export function sourcesRoutes(sourcesDir: string): Router {
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (!ARCHIVE_TYPES.includes(type)) throw new InputError(`Send the project as a .tar.gz archive (Content-Type application/gzip), not '${type || 'none'}'`);
     const stored = await readingBody(req, () =>
-      // The archive is gunzipped as a body would be, so both it and the tar inside are held to the route's limit.
+      // Both the archive and the tar inside are held to the route's limit.
       storeSourceUpload({
         root: sourcesDir,
         tenantId: tenantOf(res),
         name: req.params.name,
-        tar: decodeBody(req, 'gzip', req.headers['content-length'], { maxBytes: bodyLimitOf(res) }),
+        archive: decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) }),
+        maxUnpackedBytes: bodyLimitOf(res),
+        tooLarge: (message) => new PayloadTooLargeError(message),
       }),
     );
     res.status(201).json({ repo_url: stored.repoUrl, repo_ref: stored.commitSha });
