@@ -44,8 +44,12 @@ function internalSecret(dataDir: string, fromEnv?: string): string {
   return secret;
 }
 
-/** The example agent this process serves, as a deployment of the bootstrap workspace (see the banner). */
-const EXAMPLE_DEPLOYMENT = 'react-agent';
+/**
+ * The project this process's agent server serves, as a deployment of the bootstrap workspace (see the banner): the
+ * example agent, or PLATFORM_PROJECT (a langgraph.json; `agent-platform up` sets it) named after its folder.
+ */
+const PROJECT = process.env.PLATFORM_PROJECT ? path.resolve(process.env.PLATFORM_PROJECT) : undefined;
+const EXAMPLE_DEPLOYMENT = PROJECT ? path.basename(path.dirname(PROJECT)).replace(/[^A-Za-z0-9._-]/g, '-') : 'react-agent';
 
 async function exposeExampleAgent(platform: RunningPlatform): Promise<string | undefined> {
   const replicaUrls = platform.replicas['agent-server'].map((r) => r.url);
@@ -73,6 +77,7 @@ async function main() {
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),
     replicas,
+    langgraphConfigPath: PROJECT,
     exportEnv: { NATS_PREFIX: natsPrefix(config) },
     exportWorkerEnv: { NATS_PREFIX: natsPrefix(config) },
     gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN, CONSOLE_DIR: consoleDir, SESSION_TTL: process.env.SESSION_TTL },
@@ -95,7 +100,9 @@ async function main() {
       '  Services (reach them through the gateway; direct calls without its signature are refused):',
       ...lines,
       exampleId
-        ? `  Example agent (examples/react-agent, graph "agent"): ${platform.gatewayUrl}/deployments/${exampleId}`
+        ? PROJECT
+          ? `  Your project (${PROJECT}), deployment '${EXAMPLE_DEPLOYMENT}': ${platform.gatewayUrl}/deployments/${exampleId}`
+          : `  Example agent (examples/react-agent, graph "agent"): ${platform.gatewayUrl}/deployments/${exampleId}`
         : '',
       platform.gateway.bootstrap
         ? bootstrapBanner(platform.gateway.bootstrap, platform.gatewayUrl)
