@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 
 // Module boundaries on two axes (HOUSE-STYLE.md): scope (which service may use what) and type
 // (apps on domain/data-access/contract/util; data-access on util only; ...).
-const scopes = ['gateway', 'control-plane', 'agent-server', 'tracing', 'export', 'export-worker'];
+const scopes = ['gateway', 'control-plane', 'agent-server', 'tracing', 'export', 'export-worker', 'cli'];
 // The web console types its requests with the services' schemas (type-only imports, checked below).
 const consoleReads = ['scope:gateway', 'scope:control-plane', 'scope:tracing', 'scope:export'];
 

@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
-import { ensurePostgresDatabase } from './postgres-databases';
-import { DATABASE_SERVICES, SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from './platform';
+import { controlPlaneEnv, databaseUrls, envName, natsPrefix } from './launch-env';
+import { DATABASE_SERVICES, REPLICATED_SERVICES, SERVICES, startPlatform, type DatabaseService, type ReplicatedService, type RunningPlatform } from './platform';
+import { parseReplicas, replicasArgument } from './replicas-option';
 import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
 
-const envName = (service: string) => `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`;
 const postgresUrl = () => url(['postgres:', 'postgresql:']).optional();
 
 const schema = z.object({
@@ -24,6 +24,10 @@ const schema = z.object({
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** One Postgres server for every service: each gets its own database `platform_<service>` there. */
   DATABASE_URL: postgresUrl(),
+  /** Names of the platform's databases on that server: `<prefix><service>`, deployments `<prefix>deployment_<id>`. */
+  DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').optional(),
+  /** This installation's names on NATS (see NATS_PREFIX of the export service); default: DATABASE_PREFIX without its trailing `_`. */
+  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_]*$/, 'must be letters, digits and _ only').max(32).optional(),
   /** Skip migrations at start (they are applied by default: embedded mode has no release step). */
   SKIP_MIGRATIONS: flag(false),
   ...Object.fromEntries(DATABASE_SERVICES.map((s) => [envName(s), postgresUrl()])),
@@ -40,56 +44,26 @@ function internalSecret(dataDir: string, fromEnv?: string): string {
   return secret;
 }
 
-async function databaseUrls(env: Record<string, string | undefined>): Promise<Partial<Record<DatabaseService, string>>> {
-  const urls: Partial<Record<DatabaseService, string>> = {};
-  for (const service of DATABASE_SERVICES) {
-    const own = env[envName(service)];
-    if (own) urls[service] = own;
-    else if (env.DATABASE_URL) urls[service] = await ensurePostgresDatabase(env.DATABASE_URL, `platform_${service.replaceAll('-', '_')}`);
-  }
-  return urls;
-}
-
-/** Control-plane settings taken from the environment as they are (see apps/control-plane/src/config.ts). */
-const CONTROL_PLANE_SETTINGS = [
-  'PUBLIC_URL',
-  'DEPLOYMENT_DOMAIN',
-  'DEPLOYMENT_DRIVER',
-  'AGENT_SERVER_COMMAND',
-  'AGENT_LOG_LEVEL',
-  'WORK_DIR',
-  'DEPLOYMENTS_DATABASE_URL',
-  'GIT_ALLOWED_URLS',
-  'BUILD_TIMEOUT',
-  'INSTALL_COMMAND',
-  'DEPLOY_TIMEOUT',
-  'DRAIN_PERIOD',
-  'ENCRYPTION_KEY',
-  'OAUTH_CALLBACK_PAGE_URL',
-  'KUBECONFIG',
-  'K8S_NAMESPACE',
-  'K8S_AGENT_SERVER_IMAGE',
-];
-
-function controlPlaneEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const passed = Object.fromEntries(CONTROL_PLANE_SETTINGS.map((name) => [name, env[name]]));
-  // With one Postgres server for the platform, each deployment's own database is made there too.
-  return { ...passed, DEPLOYMENTS_DATABASE_URL: env.DEPLOYMENTS_DATABASE_URL ?? env.DATABASE_URL };
-}
-
-/** The example agent this process serves, as a deployment of the bootstrap workspace (see the banner). */
-const EXAMPLE_DEPLOYMENT = 'react-agent';
+/**
+ * The project this process's agent server serves, as a deployment of the bootstrap workspace (see the banner): the
+ * example agent, or PLATFORM_PROJECT (a langgraph.json; `agent-platform up` sets it) named after its folder.
+ */
+const PROJECT = process.env.PLATFORM_PROJECT ? path.resolve(process.env.PLATFORM_PROJECT) : undefined;
+const EXAMPLE_DEPLOYMENT = PROJECT ? path.basename(path.dirname(PROJECT)).replace(/[^A-Za-z0-9._-]/g, '-') : 'react-agent';
 
 async function exposeExampleAgent(platform: RunningPlatform): Promise<string | undefined> {
-  const upstreamUrl = platform.services['agent-server'].url;
+  const replicaUrls = platform.replicas['agent-server'].map((r) => r.url);
+  const upstreamUrl = replicaUrls[0];
   const tenantId = platform.gateway.bootstrap?.workspace.id ?? (await findStaticDeployment(platform.controlPlane, EXAMPLE_DEPLOYMENT))?.tenantId;
   // Neither a fresh bootstrap nor an earlier registration: someone deleted it; leave it deleted.
   if (!tenantId) return undefined;
-  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl });
+  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl, replicaUrls });
 }
 
 async function main() {
   const config = loadConfig(schema, process.env) as z.infer<typeof schema> & Record<string, string | undefined>;
+  const replicasArg = replicasArgument(process.argv.slice(2), process.env);
+  const replicas = parseReplicas(replicasArg.value, replicasArg.flag);
   const consoleDir = await ensureConsoleBuilt((line) => process.stdout.write(`  ${line}\n`));
   const urls = await databaseUrls(config);
   const platform = await startPlatform({
@@ -102,6 +76,10 @@ async function main() {
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),
+    replicas,
+    langgraphConfigPath: PROJECT,
+    exportEnv: { NATS_PREFIX: natsPrefix(config) },
+    exportWorkerEnv: { NATS_PREFIX: natsPrefix(config) },
     gatewayEnv: { DEPLOYMENT_DOMAIN: process.env.DEPLOYMENT_DOMAIN, CONSOLE_DIR: consoleDir, SESSION_TTL: process.env.SESSION_TTL },
   });
 
@@ -111,7 +89,8 @@ async function main() {
     const service = platform.services[s];
     const grpc = service.grpcPort ? ` grpc :${service.grpcPort}` : '';
     const db = (DATABASE_SERVICES as readonly string[]).includes(s) ? `  [${storage(s as DatabaseService)}]` : '';
-    return `    ${s.padEnd(14)} ${service.url}${grpc}${db}`;
+    const extra = (REPLICATED_SERVICES as readonly string[]).includes(s) ? platform.replicas[s as ReplicatedService].slice(1).map((r) => ` ${r.url}`).join('') : '';
+    return `    ${s.padEnd(14)} ${service.url}${extra}${grpc}${db}`;
   });
   process.stdout.write(
     [
@@ -121,7 +100,9 @@ async function main() {
       '  Services (reach them through the gateway; direct calls without its signature are refused):',
       ...lines,
       exampleId
-        ? `  Example agent (examples/react-agent, graph "agent"): ${platform.gatewayUrl}/deployments/${exampleId}`
+        ? PROJECT
+          ? `  Your project (${PROJECT}), deployment '${EXAMPLE_DEPLOYMENT}': ${platform.gatewayUrl}/deployments/${exampleId}`
+          : `  Example agent (examples/react-agent, graph "agent"): ${platform.gatewayUrl}/deployments/${exampleId}`
         : '',
       platform.gateway.bootstrap
         ? bootstrapBanner(platform.gateway.bootstrap, platform.gatewayUrl)

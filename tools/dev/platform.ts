@@ -64,17 +64,29 @@ export interface PlatformOptions {
   controlPlaneEnv?: Record<string, string | undefined>;
   /** Extra gateway variables (e.g. DEPLOYMENT_CACHE_TTL, DEPLOYMENT_DOMAIN). */
   gatewayEnv?: Record<string, string | undefined>;
+  /**
+   * Instances of the services that run as several replicas in a cluster (default 1 each): extra agent servers
+   * share the first one's database (Postgres only), extra export workers its job bus.
+   */
+  replicas?: Partial<Record<ReplicatedService, number>>;
 }
+
+export const REPLICATED_SERVICES = ['agent-server', 'export-worker'] as const;
+export type ReplicatedService = (typeof REPLICATED_SERVICES)[number];
 
 export interface RunningPlatform {
   gatewayUrl: string;
   gateway: RunningGateway;
   controlPlane: RunningControlPlane;
   services: Record<ServiceName, RunningService>;
+  /** Every instance of the replicated services, the one in `services` first. */
+  replicas: Record<ReplicatedService, RunningService[]>;
   /** Stops the gateway first, then the services in reverse start order. */
   stop(): Promise<void>;
 }
 
+// A variable given as undefined means "not set": it must not hide the platform's own value for it.
+const definedOnly = (env: Record<string, string | undefined> = {}) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
 const str = (n: number | undefined) => String(n ?? 0);
 // A stable 32-byte key per purpose from the internal secret (kept in .data/ by the dev launcher).
 const derivedKey = (secret: string, purpose: string) => createHash('sha256').update(`${purpose}:${secret}`).digest('hex');
@@ -94,6 +106,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const db = (service: DatabaseService) => ({ DATABASE_URL: options.databaseUrls?.[service] });
   const grpc = (service: 'control-plane' | 'tracing' | 'export') => ({ GRPC_PORT: str(options.grpcPorts?.[service]) });
   const address = (port: number | undefined) => `${host}:${port}`;
+
+  const replicaCount = (service: ReplicatedService) => options.replicas?.[service] ?? 1;
+  if (replicaCount('agent-server') > 1 && !options.databaseUrls?.['agent-server']) {
+    throw new Error('agent-server replicas need Postgres (DATABASE_URL or DATABASE_URL_AGENT_SERVER): an embedded database admits one process');
+  }
+  const agentServerConfig = (port?: number) =>
+    loadAgentServerConfig({
+      ...common('agent-server'),
+      ...(port === 0 ? { PORT: '0' } : {}),
+      ...db('agent-server'),
+      LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? DEFAULT_LANGGRAPH_CONFIG,
+      ...options.agentServerEnv,
+    });
 
   const started: RunningService[] = [];
   let bus: JobBus | undefined;
@@ -124,7 +149,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
             ...db('control-plane'),
             ...grpc('control-plane'),
             PUBLIC_URL: gatewayUrl,
-            ...options.controlPlaneEnv,
+            GATEWAY_URL: gatewayUrl,
+            ...definedOnly(options.controlPlaneEnv),
           }),
           loggerFor('control-plane'),
         ),
@@ -147,30 +173,28 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
           ),
         ),
       ),
-      launch(
-        startAgentServer(
-          loadAgentServerConfig({
-            ...common('agent-server'),
-            ...db('agent-server'),
-            LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? DEFAULT_LANGGRAPH_CONFIG,
-            ...options.agentServerEnv,
-          }),
-          loggerFor('agent-server'),
-        ),
-      ),
+      launch(startAgentServer(agentServerConfig(), loggerFor('agent-server'))),
     ]);
-    const workerEnv = {
-      ...common('export-worker'),
-      NATS_URL: options.natsUrl,
-      TRACING_GRPC: address(tracing.grpcPort),
-      EXPORT_GRPC: address(exportService.grpcPort),
-      ...options.exportWorkerEnv,
+    const startWorker = (port?: number) => {
+      const workerEnv = {
+        ...common('export-worker'),
+        ...(port === 0 ? { PORT: '0' } : {}),
+        NATS_URL: options.natsUrl,
+        TRACING_GRPC: address(tracing.grpcPort),
+        EXPORT_GRPC: address(exportService.grpcPort),
+        ...options.exportWorkerEnv,
+      };
+      return launch(
+        options.startExportWorker
+          ? options.startExportWorker(workerEnv)
+          : startExportWorker(loadExportWorkerConfig(workerEnv), loggerFor('export-worker'), { bus, queue: options.exportPartitionQueue }),
+      );
     };
-    const exportWorker = await launch(
-      options.startExportWorker
-        ? options.startExportWorker(workerEnv)
-        : startExportWorker(loadExportWorkerConfig(workerEnv), loggerFor('export-worker'), { bus, queue: options.exportPartitionQueue }),
-    );
+    const exportWorker = await startWorker();
+    // Extra replicas listen on ports of their own; they run the same code on the same database and bus.
+    const replicas: Record<ReplicatedService, RunningService[]> = { 'agent-server': [agentServer], 'export-worker': [exportWorker] };
+    for (let i = 1; i < replicaCount('agent-server'); i++) replicas['agent-server'].push(await launch(startAgentServer(agentServerConfig(0), loggerFor('agent-server'))));
+    for (let i = 1; i < replicaCount('export-worker'); i++) replicas['export-worker'].push(await startWorker(0));
     const gateway = await launch(
       startGateway(
         loadGatewayConfig({
@@ -198,6 +222,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         'export-worker': exportWorker,
         'agent-server': agentServer,
       },
+      replicas,
       stop: stopAll,
     };
   } catch (err) {

@@ -32,6 +32,8 @@ export interface TestPlatformOptions {
   exportPartitionQueue?: PlatformOptions['exportPartitionQueue'];
   /** Export workers of the test's own (e.g. OS processes) instead of the one in this process. */
   startExportWorker?: PlatformOptions['startExportWorker'];
+  /** Instances of the replicated services (agent-server, export-worker). */
+  replicas?: PlatformOptions['replicas'];
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -56,6 +58,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       exportWorkerEnv: options.exportWorkerEnv,
       exportPartitionQueue: options.exportPartitionQueue,
       startExportWorker: options.startExportWorker,
+      replicas: options.replicas,
     });
   } catch (err) {
     await dropAll();

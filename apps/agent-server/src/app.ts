@@ -15,6 +15,8 @@ import { cronsRoutes } from './http/crons.routes';
 import { configurableHeaders } from './http/configurable-headers';
 import { corsMiddleware } from './http/cors.middleware';
 import { authenticateCaller, deploymentAuthHeaders, type HandedCallers } from './http/deployment-auth.middleware';
+import { devApiKey } from './http/dev-api-key.middleware';
+import { devTruncateRoutes, type Truncate } from './http/dev-truncate.routes';
 import { docsRoutes, isDocsPath } from './http/docs.routes';
 import { infoRoutes } from './http/info.routes';
 import { jsonRpcParseErrors } from './http/json-rpc';
@@ -50,6 +52,11 @@ export interface AgentServerDeps {
   ui?: Record<string, UiAsset[]>;
   /** Callers the project's HTTP app (`http.app`, in front of these routes) authenticated, under this header. */
   handedCallers?: { callers: HandedCallers; header: string };
+  /**
+   * The development server (`agent-platform dev`): served directly rather than behind the gateway (no signed
+   * identity; `apiKey` when it listens beyond loopback), with `POST /internal/truncate`.
+   */
+  dev?: { truncate: Truncate; apiKey?: string };
 }
 
 // Open without the deployment's auth, as on LangGraph Platform: server info, the API docs, UI assets.
@@ -68,10 +75,12 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     logger: deps.logger,
     readiness: deps.readiness,
     metrics: deps.metrics,
-    identity: { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
+    identity: deps.dev ? undefined : { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
     bodyLimits: AGENT_SERVER_BODY_LIMITS,
     beforeIdentity: http.cors ? [corsMiddleware(http.cors)] : [],
     routes: (app) => {
+      if (deps.dev?.apiKey) app.use(devApiKey(deps.dev.apiKey));
+      if (deps.dev) app.use(devTruncateRoutes(deps.dev.truncate));
       if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath, deps.handedCallers));
       if (!http.disable_meta) app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
       if (!http.disable_runs) {

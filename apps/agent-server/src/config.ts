@@ -64,6 +64,15 @@ const schema = z
     LANGSMITH_PROJECT: z.string().default('default'),
     /** Sent as X-Tenant-Id with traces (for organisation-wide API keys). */
     LANGSMITH_WORKSPACE_ID: z.string().optional(),
+    /**
+     * Development server (`agent-platform dev`): served directly, without the gateway's signature;
+     * `POST /internal/truncate` exists. Never set on a deployment.
+     */
+    LANGGRAPH_DEV: flag(false),
+    /** With LANGGRAPH_DEV: re-import the graphs when a file of the project changes (new runs use the new code). */
+    LANGGRAPH_DEV_RELOAD: flag(true),
+    /** With LANGGRAPH_DEV: the key every request must send as `X-Api-Key` (`dev --allow-remote`). */
+    LANGGRAPH_DEV_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((config, ctx) => {
     if (config.LANGSMITH_TRACING && !config.LANGSMITH_ENDPOINT) {

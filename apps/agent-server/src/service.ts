@@ -5,7 +5,15 @@ import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
 import { CronScheduler, createCronRepository } from '@platform/agent-server-crons';
-import { bundleGraphUi, createGraphRegistry, createTypeScriptSchemaSource, loadLangGraphProject, loadStoreEmbeddings, platformNodeModules } from '@platform/agent-server-graphs';
+import {
+  bundleGraphUi,
+  createGraphRegistry,
+  createTypeScriptSchemaSource,
+  loadLangGraphProject,
+  loadStoreEmbeddings,
+  platformNodeModules,
+  type LangGraphProject,
+} from '@platform/agent-server-graphs';
 import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
@@ -19,6 +27,9 @@ import { CALLER_HEADER, CallerHandoff } from './custom-app/caller-handoff';
 import { createCustomAppFront } from './custom-app/custom-app.front';
 import { loadCustomApp } from './custom-app/load-custom-app';
 import { openDatabase } from './database';
+import { startDevReload } from './dev/dev-reload';
+import { reloadableRegistry } from './dev/reloadable-registry';
+import { devTruncate } from './dev/truncate';
 import { mountAt } from './http/mount-prefix';
 import { installSdkGlobals } from './sdk/sdk-globals';
 
@@ -61,17 +72,32 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const index = indexed && { ...indexed, embeddings: await loadStoreEmbeddings(indexed.embed, project.dir) };
     if (indexed) logger.info({ embed: indexed.embed, dims: indexed.dims, fields: indexed.fields }, 'store: semantic search on');
     const store = new PrismaStore(db.prisma, { ttl: storeSettings.ttl, index });
-    const typeSchemas = createTypeScriptSchemaSource({
-      graphs: project.graphs,
-      cacheDir: schemaCacheDir(config),
-      timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS,
-      fallbackNodeModules: platformNodeModules(),
-      logger,
-    });
-    const registry = createGraphRegistry({ graphs: project.graphs, checkpointer, store, typeSchemas });
+    const graphsOf = (loaded: LangGraphProject) =>
+      createGraphRegistry({
+        graphs: loaded.graphs,
+        checkpointer,
+        store,
+        typeSchemas: createTypeScriptSchemaSource({
+          graphs: loaded.graphs,
+          cacheDir: schemaCacheDir(config),
+          timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS,
+          fallbackNodeModules: platformNodeModules(),
+          logger,
+        }),
+      });
+    // The dev server swaps in new graphs when the project's files change; a deployment's never change.
+    const registry = reloadableRegistry(graphsOf(project));
     const assistants = createAssistantRepository(db.prisma);
     await syncSystemAssistants(assistants, registry, project.defaults);
     logger.info({ graphs: registry.ids(), config: project.configPath }, 'graphs loaded');
+    if (config.LANGGRAPH_DEV && config.LANGGRAPH_DEV_RELOAD) {
+      const reload = async () => {
+        const loaded = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
+        return { project: loaded, registry: graphsOf(loaded) };
+      };
+      const watcher = startDevReload({ dir: project.dir, load: reload, registry, assistants, logger });
+      lifecycle.onShutdown('dev-reload', () => watcher.close());
+    }
 
     const threads = createThreadRepository(db.prisma);
     const state = createThreadStateService({ prisma: db.prisma, registry, checkpointer, threads });
@@ -141,6 +167,9 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       http: project.http,
       ui,
       handedCallers: customApp ? { callers: handoff, header: CALLER_HEADER } : undefined,
+      dev: config.LANGGRAPH_DEV
+        ? { truncate: devTruncate(db.prisma, () => syncSystemAssistants(assistants, registry, project.defaults)), apiKey: config.LANGGRAPH_DEV_API_KEY }
+        : undefined,
     });
     let listener: RequestListener = app;
     if (customApp) {
@@ -156,6 +185,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },
         cors: project.http.cors,
         handoff,
+        dev: config.LANGGRAPH_DEV ? { apiKey: config.LANGGRAPH_DEV_API_KEY } : undefined,
       });
     }
     const prefix = project.http.mount_prefix;

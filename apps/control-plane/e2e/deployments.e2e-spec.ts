@@ -193,7 +193,7 @@ describe('deployments through the gateway (local driver, real Agent Servers)', (
       const listed = await call('GET', `/v2/deployments/${deployment.id}/revisions`);
       expect(listed.body.resources.map((r: Json) => [r.id, r.status])).toEqual([
         [secondRevisionId, 'DEPLOYED'],
-        [firstRevisionId, 'DEPLOYED'],
+        [firstRevisionId, 'REPLACED'],
       ]);
       // The deployment's database outlives its revisions: the thread is still there.
       const state = await client.threads.getState<{ messages: unknown[] }>(threadId);

@@ -13,10 +13,15 @@ export interface ControlPlaneDeps {
   oauth: OAuthContext;
   urls: DeploymentUrlOptions;
   readiness?: Record<string, ReadinessCheck>;
+  /** Where uploaded sources are kept (`POST /v2/sources/{name}`). */
+  sourcesDir: string;
 }
 
-/** Deployments, revisions and OAuth bodies are small: one limit for every route (README, errors). */
-export const CONTROL_PLANE_BODY_LIMITS: BodyLimits = { defaultBytes: MiB };
+/** An uploaded project (`agent-platform deploy`): its archive, and its files once unpacked, at most this large. */
+export const SOURCE_UPLOAD_LIMIT = 100 * MiB;
+
+/** Deployments, revisions and OAuth bodies are small: one limit for every route but source uploads (README, errors). */
+export const CONTROL_PLANE_BODY_LIMITS: BodyLimits = { defaultBytes: MiB, routes: [{ method: 'POST', path: '/v2/sources/:name', bytes: SOURCE_UPLOAD_LIMIT }] };
 
 // The OAuth provider redirects a browser here: no API key, the `state` authenticates it. The API's description is public.
 const isPublic = (path: string) => path.startsWith('/v2/auth/callback/') || isDocsPath(path);

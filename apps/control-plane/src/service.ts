@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { serviceDataDir } from '@platform/config';
 import { deploymentsService } from '@platform/contracts';
-import { Builder } from '@platform/control-plane-builder';
+import { Builder, uploadsPrefix } from '@platform/control-plane-builder';
 import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { PrismaDeploymentStore, PrismaRevisionLogStore, type DeploymentsContext } from '@platform/control-plane-deployments';
 import {
@@ -121,11 +121,12 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       },
     });
     upstreams.listener = (id, url) => reconciler.recordUpstream(id, url);
+    const sourcesDir = path.join(work, 'sources');
     const deployments: DeploymentsContext = {
       store: new PrismaDeploymentStore(db.prisma),
       logs: revisionLogs,
       box,
-      rules: { allowedRepoUrls: config.GIT_ALLOWED_URLS },
+      rules: { allowedRepoUrls: config.GIT_ALLOWED_URLS, uploadsUrl: (tenantId) => uploadsPrefix(sourcesDir, tenantId) },
       integrationExists: async (tenantId, id) => (await integrationToken(oauth, tenantId, id)) !== null,
       notify: () => reconciler.notify(),
     };
@@ -148,6 +149,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       oauth,
       urls,
       readiness: { database: () => db.ready() },
+      sourcesDir,
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
     // Last to start, first to stop: in-flight builds and deploys are handed back before the database closes.

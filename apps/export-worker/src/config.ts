@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonServiceEnv, duration, loadConfig, natsStreamReplicas, natsUrl, type Env } from '@platform/config';
+import { commonServiceEnv, duration, loadConfig, natsStreamReplicas, natsPrefix, natsUrl, type Env } from '@platform/config';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 const MIB = 1024 * 1024;
@@ -8,6 +8,7 @@ const schema = z.object({
   ...commonServiceEnv({ httpPort: 8184 }),
   NATS_URL: natsUrl(),
   NATS_STREAM_REPLICAS: natsStreamReplicas(),
+  NATS_PREFIX: natsPrefix(),
   /** gRPC address (host:port) of the tracing service (runs are read from it). */
   TRACING_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port'),
   /** gRPC address (host:port) of the export service (progress is reported to it). */

@@ -11,6 +11,8 @@ export interface PartitionJobsDeps {
   bus: JobBus;
   /** `exportPartitionQueue`; tests pass a queue of their own so they never share a stream with other tests. */
   queue: PartitionQueue;
+  /** The durable consumer all replicas share (`EXPORT_WORKER_DURABLE`, with the installation's NATS_PREFIX). */
+  durable?: string;
   /** The use case, bound to its adapters; `signal` aborts on shutdown. */
   exportPartition: (job: PartitionJob, signal: AbortSignal) => Promise<PartitionOutcome>;
   logger: Logger;
@@ -37,6 +39,10 @@ export class PartitionJobs {
   private readonly shutdown = new AbortController();
 
   constructor(private readonly deps: PartitionJobsDeps) {}
+
+  private get durable(): string {
+    return this.deps.durable ?? EXPORT_WORKER_DURABLE;
+  }
 
   /** Starts consuming once the peers answer; resolves when consuming or stopped. */
   start(): Promise<void> {
@@ -66,12 +72,12 @@ export class PartitionJobs {
     }
     if (signal.aborted) return;
     this.consumer = await this.deps.bus.consume(this.deps.queue, (job) => this.handle(job), {
-      durable: EXPORT_WORKER_DURABLE,
+      durable: this.durable,
       concurrency: this.deps.concurrency,
       ackWaitMs: this.deps.ackWaitMs,
       defaultNakDelayMs: this.deps.retryDelayMs,
     });
-    this.deps.logger.info({ durable: EXPORT_WORKER_DURABLE, concurrency: this.deps.concurrency }, 'export worker: consuming partition jobs');
+    this.deps.logger.info({ durable: this.durable, queue: this.deps.queue.name, concurrency: this.deps.concurrency }, 'export worker: consuming partition jobs');
   }
 
   private async handle(job: Job<PartitionJobData>): Promise<void> {

@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
-import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
+import { EXPORT_WORKER_DURABLE, exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
 import { createDuckDbParquetWriterFactory, removeDeadStagingFolders } from '@platform/export-parquet';
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { checkHealth, createClient } from '@platform/grpc';
 import { createHttpApp, createMetrics, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
-import { createJobBus, type JobBus } from '@platform/job-bus';
+import { createJobBus, installationDurable, installationQueue, type JobBus } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import type { ExportWorkerConfig } from './config';
 import { createExportWorkerMetrics } from './export-worker.metrics';
@@ -33,7 +33,7 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
     const removed = await removeDeadStagingFolders(config.EXPORT_WORKER_TMP_DIR ?? tmpdir());
     if (removed.length) logger.info({ folders: removed }, 'export worker: removed staging folders of dead workers');
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, streamReplicas: config.NATS_STREAM_REPLICAS, logger }), (b) => b.close()));
-    const queue = deps.queue ?? exportPartitionQueue;
+    const queue = deps.queue ?? installationQueue(exportPartitionQueue, config.NATS_PREFIX);
     await bus.ensureQueue(queue);
     const auth = { token: config.INTERNAL_SECRET };
     const tracing = await lifecycle.use(
@@ -65,6 +65,7 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
     const jobs = new PartitionJobs({
       bus,
       queue,
+      durable: installationDurable(EXPORT_WORKER_DURABLE, config.NATS_PREFIX),
       exportPartition: (job, signal) =>
         exportPartition(useCase, job, { fileMaxBytes: config.EXPORT_WORKER_FILE_MAX_BYTES, fileMaxRows: config.EXPORT_WORKER_FILE_MAX_ROWS, signal }),
       logger,

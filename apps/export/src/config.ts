@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsUrl, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsPrefix, natsUrl, type Env } from '@platform/config';
 import { parseEncryptionKey } from '@platform/export-s3';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -19,6 +19,7 @@ const schema = z.object({
   MIGRATE_ON_START: migrateOnStart(),
   NATS_URL: natsUrl(),
   NATS_STREAM_REPLICAS: natsStreamReplicas(),
+  NATS_PREFIX: natsPrefix(),
   /** AES-256-GCM key for destination credentials at rest: 32 bytes as 64 hex characters or base64. */
   EXPORT_ENCRYPTION_KEY: encryptionKey,
   /** Earlier keys (comma-separated), still accepted for decryption after a key rotation. */

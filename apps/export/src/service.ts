@@ -6,7 +6,7 @@ import { CredentialCipher } from '@platform/export-s3';
 import { spawnScheduledExports, startBackgroundLoop, type BackgroundLoop } from '@platform/export-exports';
 import { createClient, startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
-import { createJobBus, type JobBus, type QueueDefinition } from '@platform/job-bus';
+import { createJobBus, installationQueue, type JobBus, type QueueDefinition } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import { createExportApp } from './app';
 import type { ExportConfig } from './config';
@@ -32,7 +32,7 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
     const db = deps.database ?? (await lifecycle.use('database', openDatabase(config, logger), (d) => d.close()));
     await db.prepare({ migrate: config.MIGRATE_ON_START });
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, streamReplicas: config.NATS_STREAM_REPLICAS, logger }), (b) => b.close()));
-    const partitionQueue = deps.partitionQueue ?? exportPartitionQueue;
+    const partitionQueue = deps.partitionQueue ?? installationQueue(exportPartitionQueue, config.NATS_PREFIX);
     await bus.ensureQueue(partitionQueue);
     const tracing = config.TRACING_GRPC
       ? await lifecycle.use('tracing client', createClient(runsService().Client, config.TRACING_GRPC, { token: config.INTERNAL_SECRET }), (c) => c.close())

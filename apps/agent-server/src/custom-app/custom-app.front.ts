@@ -8,6 +8,7 @@ import { errorHandler, requestContext, requestId, trustedIdentity } from '@platf
 import type { Logger } from '@platform/logging';
 import { corsMiddleware } from '../http/cors.middleware';
 import { authenticateCaller, deploymentAuthHeaders } from '../http/deployment-auth.middleware';
+import { devApiKey } from '../http/dev-api-key.middleware';
 import type { CallerHandoff } from './caller-handoff';
 import { forwardToCore } from './forward-to-core';
 import type { CustomApp } from './load-custom-app';
@@ -48,6 +49,8 @@ export interface CustomAppFrontDeps {
   /** langgraph.json `http.cors`: the project's routes answer with the same CORS headers as the core ones. */
   cors?: HttpConfig['cors'];
   handoff: CallerHandoff;
+  /** The development server: no gateway in front (no signature to check), its API key when it listens beyond loopback. */
+  dev?: { apiKey?: string };
 }
 
 /**
@@ -73,7 +76,8 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
   front.use(requestId(deps.logger));
   front.use(customRouteLog);
   if (deps.cors) front.use(corsMiddleware(deps.cors));
-  front.use(trustedIdentity({ secret: deps.internalSecret, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
+  if (!deps.dev) front.use(trustedIdentity({ secret: deps.internalSecret, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
+  else if (deps.dev.apiKey) front.use(devApiKey(deps.dev.apiKey));
   if (deps.auth?.authenticateCustomRoutes) front.use(authenticateCaller(deps.auth.auth, deps.auth.isOpen));
   front.use((req, res, next) => {
     listener(req, res).catch(next);

@@ -7,7 +7,7 @@ import { createControlPlaneApp } from '../app';
 import { controlPlaneOpenApi, controlPlaneRoutes } from './control-plane.api';
 
 // The routes are declared with their use cases' contexts; neither is used to describe them or to refuse bad input.
-const deps = { deployments: {} as never, oauth: {} as never, urls: {} };
+const deps = { deployments: {} as never, oauth: {} as never, urls: {}, sourcesDir: '/nonexistent' };
 const SECRET = 'test-internal-secret-123';
 const app = createControlPlaneApp({ ...deps, logger: silentLogger, internalSecret: SECRET });
 const doc = controlPlaneOpenApi(controlPlaneRoutes(deps));
@@ -32,6 +32,7 @@ describe('the control plane OpenAPI document', () => {
       '/v2/auth/authenticate',
       '/v2/auth/wait/{authId}',
       '/v2/auth/callback/{providerId}',
+      '/v2/sources/{name}',
     ]);
   });
 

@@ -3,10 +3,16 @@ import type { ControlPlaneDeps } from '../app';
 import { authRoutes } from './auth.routes';
 import { deploymentsRoutes } from './deployments.routes';
 import { revisionsRoutes } from './revisions.routes';
+import { sourcesRoutes } from './sources.routes';
 
 /** Every route of the control plane's `/v2` API, declared once: they validate requests and make the document. */
-export function controlPlaneRoutes(deps: Pick<ControlPlaneDeps, 'deployments' | 'oauth' | 'urls'>): DeclaredRoute[] {
-  return [...deploymentsRoutes(deps.deployments, deps.urls), ...revisionsRoutes(deps.deployments, deps.urls), ...authRoutes(deps.oauth)];
+export function controlPlaneRoutes(deps: Pick<ControlPlaneDeps, 'deployments' | 'oauth' | 'urls' | 'sourcesDir'>): DeclaredRoute[] {
+  return [
+    ...deploymentsRoutes(deps.deployments, deps.urls),
+    ...revisionsRoutes(deps.deployments, deps.urls),
+    ...authRoutes(deps.oauth),
+    ...sourcesRoutes(deps.sourcesDir),
+  ];
 }
 
 /** The control plane's OpenAPI document (the gateway serves it at `/v2/openapi.json`, Swagger UI at `/v2/docs`). */
@@ -15,8 +21,8 @@ export function controlPlaneOpenApi(routes: readonly DeclaredRoute[]): OpenApiDo
     {
       title: 'Control plane',
       version: '2.0.0',
-      description: 'Deployments, their revisions and logs, and OAuth providers (the LangSmith Deployment API, `/v2`).',
-      tags: [{ name: 'Deployments' }, { name: 'Revisions' }, { name: 'OAuth' }],
+      description: 'Deployments, their revisions and logs, OAuth providers (the LangSmith Deployment API, `/v2`), and uploaded project sources.',
+      tags: [{ name: 'Deployments' }, { name: 'Revisions' }, { name: 'OAuth' }, { name: 'Sources' }],
     },
     routes,
   );

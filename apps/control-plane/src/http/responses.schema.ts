@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REVISION_STATUSES, type deploymentJson, type revisionJson, type RevisionLogsJson } from '@platform/control-plane-deployments';
+import { DEPLOYMENT_STATUSES, REVISION_STATUSES, type deploymentJson, type revisionJson, type RevisionLogsJson } from '@platform/control-plane-deployments';
 import type { AuthenticateResult, WaitResult, providerJson } from '@platform/control-plane-oauth';
 import type { SameShape } from '@platform/openapi';
 
@@ -16,7 +16,7 @@ export const deploymentResponse = z.object({
   source_config: config,
   source_revision_config: config,
   secrets: z.array(z.object({ name: z.string() })),
-  status: z.enum(['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN']),
+  status: z.enum(DEPLOYMENT_STATUSES),
   latest_revision_id: z.string().nullable(),
   active_revision_id: z.string().nullable(),
   created_at: timestamp,

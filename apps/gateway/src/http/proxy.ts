@@ -5,7 +5,7 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { InputError } from '@platform/errors';
 import { TRUSTED_HEADER_NAMES, signIdentity } from '@platform/identity';
 import type { Logger } from '@platform/logging';
-import { nextReplica, ReplicaHealth, resumableRequest, type CachedResolver, type RouteMatch, type Upstream } from '@platform/gateway-routing';
+import { deletedDeploymentId, nextReplica, ReplicaHealth, resumableRequest, type CachedResolver, type RouteMatch, type Upstream } from '@platform/gateway-routing';
 import type { Caller } from '@platform/gateway-identity';
 import { CLIENT_IDENTITY_HEADERS } from './authenticate.middleware';
 import { resumableWait } from './resumable-wait';
@@ -62,6 +62,15 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
     proxyTimeout: options.proxyTimeoutMs || undefined,
     logger: undefined,
     on: {
+      proxyRes: (proxyRes, req) => {
+        // A deleted deployment answers 404 at once: its cached route goes with the control plane's 204.
+        const deleted = deletedDeploymentId(req.method, req.url, proxyRes.statusCode);
+        const tenantId = deleted && ((req as Request).res?.locals.caller as Caller | undefined)?.identity.tenantId;
+        if (!deleted || !tenantId) return;
+        // Ids are UUIDs: the route may have been cached under the id as the client wrote it or in lower case.
+        options.resolveDeployment.invalidate(deleted, tenantId);
+        options.resolveDeployment.invalidate(deleted.toLowerCase(), tenantId);
+      },
       error: (err, req, res) => {
         const locals = (req as Request).res?.locals.proxy as ProxyLocals | undefined;
         if (locals?.deploymentId && locals.tenantId) options.resolveDeployment.invalidate(locals.deploymentId, locals.tenantId);

@@ -6,3 +6,4 @@ export * from './dependencies';
 export * from './failure-excerpt';
 export * from './lockfile-install';
 export { runCommand, tail, type CommandOptions, type CommandResult } from './run-command';
+export { storeSourceUpload, uploadsPrefix, type SourceUpload, type StoredSource } from './source-upload';

@@ -25,7 +25,7 @@ export async function checkSource(
   if (source === 'github') {
     const repoUrl = sourceConfig.repo_url;
     if (typeof repoUrl !== 'string' || !repoUrl) issues.missing(['source_config', 'repo_url']);
-    else if (!repoUrlAllowed(repoUrl, ctx.rules)) issues.add(['source_config', 'repo_url'], 'repo_url is not a repository location this control plane allows');
+    else if (!repoUrlAllowed(repoUrl, ctx.rules, tenantId)) issues.add(['source_config', 'repo_url'], 'repo_url is not a repository location this control plane allows');
     if (typeof sourceRevisionConfig.repo_ref !== 'string' || !sourceRevisionConfig.repo_ref) issues.missing(['source_revision_config', 'repo_ref']);
     if (sourceRevisionConfig.image_uri != null) issues.add(['source_revision_config', 'image_uri'], 'image_uri applies to external_docker deployments only');
   } else if (source === 'external_docker') {

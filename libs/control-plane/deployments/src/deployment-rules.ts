@@ -4,6 +4,8 @@ import { ValidationError, type ValidationIssue } from '@platform/errors';
 export interface DeploymentRules {
   /** `repo_url` must start with one of these (e.g. `https://github.com/`); `*` allows any. */
   allowedRepoUrls: string[];
+  /** The prefix of a tenant's uploaded sources (`POST /v2/sources/{name}`): always allowed to that tenant alone. */
+  uploadsUrl?: (tenantId: string) => string;
 }
 
 /** Variables the platform sets on every Agent Server; a secret may not replace them. */
@@ -19,8 +21,9 @@ export const RESERVED_SECRET_NAMES = new Set([
   'LANGGRAPH_CONFIG_PATH',
 ]);
 
-export function repoUrlAllowed(url: string, rules: DeploymentRules): boolean {
+export function repoUrlAllowed(url: string, rules: DeploymentRules, tenantId?: string): boolean {
   if (url.startsWith('-')) return false;
+  if (tenantId && rules.uploadsUrl && url.startsWith(rules.uploadsUrl(tenantId)) && !url.includes('/../')) return true;
   return rules.allowedRepoUrls.some((prefix) => prefix === '*' || url.startsWith(prefix));
 }
 

@@ -1,5 +1,9 @@
-/** Deployment statuses of the LangSmith Deployment API. */
-export type DeploymentStatus = 'AWAITING_DATABASE' | 'READY' | 'UNUSED' | 'AWAITING_DELETE' | 'UNKNOWN';
+/**
+ * Deployment statuses of the LangSmith Deployment API, and the failure of its latest revision while no revision
+ * serves (a first deploy that failed: the deployment is not READY).
+ */
+export const DEPLOYMENT_STATUSES = ['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED'] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 
 export type DeploymentSource = 'github' | 'external_docker';
 

@@ -12,6 +12,8 @@ export const REVISION_STATUSES = [
   'DEPLOY_FAILED',
   'SKIPPED',
   'INTERRUPTED',
+  // It served until a newer revision took over (the deployment's previous live revision).
+  'REPLACED',
   'UNKNOWN',
 ] as const;
 
@@ -19,6 +21,9 @@ export type RevisionStatus = (typeof REVISION_STATUSES)[number];
 
 /** Statuses the reconciler still has work for; every other status is final. */
 export const IN_PROGRESS_STATUSES: readonly RevisionStatus[] = ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING'];
+
+/** A revision that ended without serving: the deployment reads it while nothing else serves. */
+export const FAILED_STATUSES: readonly RevisionStatus[] = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED'];
 
 export function isInProgress(status: string): boolean {
   return (IN_PROGRESS_STATUSES as readonly string[]).includes(status);

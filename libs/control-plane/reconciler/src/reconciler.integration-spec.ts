@@ -175,6 +175,30 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     }
   });
 
+  it('keeps the deployment on its live revision: not READY while its only revision failed; a replaced revision ends REPLACED', async () => {
+    const deploymentRow = (id: string) => opened[0].prisma.deployment.findUniqueOrThrow({ where: { id } });
+    api.rollout = 'stuck';
+    let deploymentId: string;
+    try {
+      const { deployment, revision: first } = await create('follows-live');
+      deploymentId = deployment.id;
+      await waitFor(() => revision(first.id), (r) => r.status.includes('FAILED'));
+      expect(await deploymentRow(deploymentId)).toMatchObject({ status: 'DEPLOY_FAILED', activeRevisionId: null });
+    } finally {
+      api.rollout = 'complete';
+    }
+    const { revision: second } = await ctx.store.addRevision(deploymentId, { sourceConfig: {}, sourceRevisionConfig: { image_uri: 'ghcr.io/acme/agent:5' } });
+    ctx.notify?.();
+    await waitFor(() => revision(second.id), (r) => r.status === 'DEPLOYED');
+    expect(await deploymentRow(deploymentId)).toMatchObject({ status: 'READY', activeRevisionId: second.id });
+
+    const { revision: third } = await ctx.store.addRevision(deploymentId, { sourceConfig: {}, sourceRevisionConfig: { image_uri: 'ghcr.io/acme/agent:6' } });
+    ctx.notify?.();
+    await waitFor(() => revision(third.id), (r) => r.status === 'DEPLOYED');
+    expect(await revision(second.id)).toMatchObject({ status: 'REPLACED', statusMessage: `Replaced by revision ${third.id}` });
+    expect(await deploymentRow(deploymentId)).toMatchObject({ status: 'READY', activeRevisionId: third.id });
+  });
+
   it('after a takeover, redoes a step found in progress, or fails it once out of attempts', async () => {
     for (const r of running.splice(0)) await r.stop();
     const { deployment, revision: first } = await create('interrupted');

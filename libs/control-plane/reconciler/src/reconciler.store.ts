@@ -1,5 +1,6 @@
 import type { DatabaseLease, Prisma, PrismaClient } from '@platform/control-plane-data-access';
 import {
+  FAILED_STATUSES,
   IN_PROGRESS_STATUSES,
   toDeployment,
   toRevision,
@@ -108,7 +109,15 @@ export class ReconcilerStore {
           ...(update.sourceRevisionConfig ? { sourceRevisionConfig: json(update.sourceRevisionConfig) } : {}),
         },
       });
-      return count === 1;
+      if (count !== 1) return false;
+      // The deployment follows its live revision: with none serving, it reads its latest revision's failure.
+      if (FAILED_STATUSES.includes(to)) {
+        await tx.deployment.updateMany({
+          where: { id: revision.deploymentId, activeRevisionId: null, latestRevisionId: revision.id, status: { in: ['READY', ...FAILED_STATUSES] } },
+          data: { status: to },
+        });
+      }
+      return true;
     });
   }
 
@@ -123,11 +132,19 @@ export class ReconcilerStore {
       const deployment = await tx.deployment.findUniqueOrThrow({ where: { id: revision.deploymentId } });
       const sha = revision.sourceRevisionConfig.repo_commit_sha;
       const current = deployment.sourceRevisionConfig as Record<string, unknown>;
+      // The revision it takes over from served until now: it ends REPLACED rather than reading DEPLOYED forever.
+      if (deployment.activeRevisionId && deployment.activeRevisionId !== revision.id) {
+        await tx.revision.updateMany({
+          where: { id: deployment.activeRevisionId, status: 'DEPLOYED' },
+          data: { status: 'REPLACED', statusMessage: `Replaced by revision ${revision.id}` },
+        });
+      }
       await tx.deployment.update({
         where: { id: revision.deploymentId },
         data: {
           activeRevisionId: revision.id,
           upstreamUrl,
+          ...((FAILED_STATUSES as readonly string[]).includes(deployment.status) ? { status: 'READY' } : {}),
           // The deployment shows the commit it serves, when the revision it serves is its latest configuration.
           ...(deployment.latestRevisionId === revision.id && sha ? { sourceRevisionConfig: json({ ...current, repo_commit_sha: sha }) } : {}),
         },

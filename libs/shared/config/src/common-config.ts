@@ -39,6 +39,18 @@ export const natsUrl = () => url(['nats:', 'tls:', 'ws:', 'wss:']).optional();
 export const natsStreamReplicas = () => z.coerce.number().int().min(1).max(5).default(1);
 
 /**
+ * `NATS_PREFIX`: this installation's names on NATS (streams `<prefix>-<queue>`, subjects `<prefix>.<subject>`,
+ * durables `<prefix>-<durable>`), so installations sharing one NATS never take each other's jobs. The same on the
+ * export service and every export worker of an installation; empty (the default) keeps the unprefixed names.
+ */
+export const natsPrefix = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_]*$/, 'must be letters, digits and _ only')
+    .max(32)
+    .default('');
+
+/**
  * Where a service keeps its embedded (PGlite) database: `<DATA_DIR>/<service>`, or in memory when DATA_DIR is
  * `memory://` (tests).
  */

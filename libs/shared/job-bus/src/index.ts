@@ -1,4 +1,4 @@
-export { defineQueue } from './lib/define-queue';
+export { defineQueue, installationDurable, installationQueue } from './lib/define-queue';
 export type { JobData, JobInput, QueueDefinition } from './lib/define-queue';
 export { DurableConflictError, JobPayloadError } from './lib/job-bus.errors';
 export { silentLogger } from './lib/job-bus.logger';

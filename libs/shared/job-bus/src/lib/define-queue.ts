@@ -38,3 +38,16 @@ export function encodePayload<S extends z.ZodType>(queue: QueueDefinition<S>, pa
   return JSON.stringify(payload);
 }
 
+
+/**
+ * The queue of one installation on a shared NATS: stream `<prefix>-<name>`, subject `<prefix>.<subject>`, so two
+ * installations never consume each other's jobs (nor collide on overlapping subjects). An empty prefix keeps the
+ * queue as it is.
+ */
+export function installationQueue<S extends z.ZodType>(queue: QueueDefinition<S>, prefix: string): QueueDefinition<S> {
+  if (!prefix) return queue;
+  return defineQueue({ name: `${prefix}-${queue.name}`, subject: `${prefix}.${queue.subject}`, schema: queue.schema });
+}
+
+/** A durable consumer's name within an installation (`<prefix>-<durable>`). */
+export const installationDurable = (durable: string, prefix: string) => (prefix ? `${prefix}-${durable}` : durable);

@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { AGENT_SERVER_COMMAND, PLATFORM_ROOT } from '../platform-root';
+import { waitOk } from '../wait-ok';
+import { devBanner } from './dev-banner';
+import type { DevOptions } from './dev-options';
+
+/** The Agent Server's variables for the dev server: the deployment's server, in dev mode, on the project's data. */
+export function devServerEnv(options: DevOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const apiUrl = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
+  return {
+    ...env,
+    HOST: options.host,
+    PORT: String(options.port),
+    LANGGRAPH_CONFIG_PATH: options.configPath,
+    LANGGRAPH_API_URL: apiUrl,
+    LANGGRAPH_DEV: 'true',
+    LANGGRAPH_DEV_RELOAD: String(options.reload),
+    LANGGRAPH_DEV_API_KEY: options.apiKey,
+    DATA_DIR: path.join(options.projectDir, '.langgraph_api'),
+    DATABASE_URL: env.DATABASE_URL || undefined,
+    MIGRATE_ON_START: 'true',
+    // No gateway signs requests to a dev server; the variable is required, so it gets a throwaway value.
+    INTERNAL_SECRET: randomBytes(24).toString('base64url'),
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+  };
+}
+
+/**
+ * Runs the Agent Server for the project until it exits or this process is told to stop (then it stops the server
+ * the way a deployment is stopped: SIGTERM, runs handed back). Resolves with the exit code.
+ */
+export async function runDevServer(options: DevOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const env = devServerEnv(options, process.env);
+  const [command, ...args] = AGENT_SERVER_COMMAND;
+  const child = spawn(command, args, { cwd: PLATFORM_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  let exited: number | undefined;
+  const done = new Promise<number>((resolve) => {
+    child.on('error', (err) => {
+      out.write(`dev: could not start the Agent Server (${command}): ${err.message}\n`);
+      exited = 1;
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => {
+      exited = code ?? (signal ? 1 : 0);
+      resolve(exited);
+    });
+  });
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (await waitOk(env.LANGGRAPH_API_URL as string, () => exited !== undefined)) {
+    out.write(devBanner(options, env.LANGGRAPH_API_URL as string, env.DATABASE_URL));
+  }
+  const code = await done;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  return code;
+}
