@@ -3,6 +3,7 @@ import { decodeSeq } from './protocol-seq';
 import type { RunOrdinals } from './run-ordinals.repository';
 import type { RunStreamHub } from './run-stream-hub';
 import type { RunPosition, RunRepository } from './run.repository';
+import { ThreadWake } from './thread-wake';
 
 // Without any signal (one was missed, or the thread went quiet), look again this often.
 const IDLE_CHECK_MS = 10_000;
@@ -21,10 +22,10 @@ export interface ProtocolStreamDeps {
  */
 export async function* protocolThreadStream(deps: ProtocolStreamDeps, threadId: string, since: number | undefined, signal: AbortSignal): AsyncGenerator<ProtocolEvent> {
   let active = false;
-  let wakeup: (() => void) | undefined;
+  const waiter = new ThreadWake(IDLE_CHECK_MS);
   const unwatch = deps.hub.watchThread(threadId, () => {
     active = true;
-    wakeup?.();
+    waiter.wake();
   });
   const fresh = (event: ProtocolEvent) => since === undefined || event.seq > since;
   try {
@@ -59,13 +60,7 @@ export async function* protocolThreadStream(deps: ProtocolStreamDeps, threadId: 
       next = await deps.runs.nextRun(threadId, after);
       if (next) continue;
       if (!active) {
-        await new Promise<void>((resolve) => {
-          wakeup = resolve;
-          const timer = setTimeout(resolve, IDLE_CHECK_MS);
-          timer.unref();
-          signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-        wakeup = undefined;
+        await waiter.idle(signal);
         if (!active && !signal.aborted && !(await deps.runs.threadExists(threadId))) return;
       }
     }
@@ -86,17 +81,11 @@ export async function* protocolStreamOnceCreated(
   signal: AbortSignal,
   visible: (threadId: string) => Promise<boolean>,
 ): AsyncGenerator<ProtocolEvent> {
-  let wakeup: (() => void) | undefined;
-  const unwatch = deps.hub.watchThread(threadId, () => wakeup?.());
+  const waiter = new ThreadWake(IDLE_CHECK_MS);
+  const unwatch = deps.hub.watchThread(threadId, waiter.wake);
   try {
     while (!signal.aborted && !deps.hub.stopped && !(await deps.runs.threadExists(threadId))) {
-      await new Promise<void>((resolve) => {
-        wakeup = resolve;
-        const timer = setTimeout(resolve, IDLE_CHECK_MS);
-        timer.unref();
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      wakeup = undefined;
+      await waiter.idle(signal);
     }
   } finally {
     unwatch();

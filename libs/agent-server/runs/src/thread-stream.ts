@@ -1,6 +1,7 @@
 import type { StoredEvent } from './run';
 import type { RunStreamHub, SubscribeFrom } from './run-stream-hub';
 import type { RunPosition, RunRepository } from './run.repository';
+import { ThreadWake } from './thread-wake';
 
 /** One event of a thread's stream: an event of one of its runs. */
 export interface ThreadStreamEvent {
@@ -26,10 +27,10 @@ export async function* threadStream(
   signal: AbortSignal,
 ): AsyncGenerator<ThreadStreamEvent> {
   let active = false;
-  let wakeup: (() => void) | undefined;
+  const waiter = new ThreadWake(IDLE_CHECK_MS);
   const unwatch = deps.hub.watchThread(threadId, () => {
     active = true;
-    wakeup?.();
+    waiter.wake();
   });
   try {
     let next: { runId: string; from: SubscribeFrom } | null;
@@ -64,13 +65,7 @@ export async function* threadStream(
         continue;
       }
       if (!active) {
-        await new Promise<void>((resolve) => {
-          wakeup = resolve;
-          const timer = setTimeout(resolve, IDLE_CHECK_MS);
-          timer.unref();
-          signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-        wakeup = undefined;
+        await waiter.idle(signal);
         if (!active && !(await deps.runs.threadExists(threadId))) return;
       }
     }
