@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import type { RunningService } from '@platform/http-server';
-import { describeWithService } from '@platform/testing';
+import { describeWithService, readSseData, within } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 import { contents, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS, slowConfig, startReplica, TEST_LANGGRAPH_CONFIG, userMessage } from './agent-server.e2e-helpers';
 
 type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; data: Record<string, unknown> } };
 
-const within = <T>(promise: PromiseLike<T>, ms = 20_000) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
 // Nodes that return messages show as task namespaces too (`step1:<task id>`), as in LangGraph's own protocol.
 const root = (events: ProtocolEvent[]) => events.filter((e) => e.params.namespace.length === 0);
 const rootEnd = (events: ProtocolEvent[]) =>
@@ -20,29 +18,7 @@ const stable = (events: ProtocolEvent[]) => events.map(({ seq, event_id, method,
 /** Reads a `/stream/events` SSE body until `stop` holds (or it ends), as protocol events. */
 async function readEvents(response: Response, stop: (events: ProtocolEvent[]) => boolean): Promise<ProtocolEvent[]> {
   expect(response.status).toBe(200);
-  const events: ProtocolEvent[] = [];
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (!stop(events)) {
-      const { value, done } = await within(reader.read());
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = text.indexOf('\n\n')) >= 0 && !stop(events)) {
-        const data = text
-          .slice(0, cut)
-          .split('\n')
-          .find((line) => line.startsWith('data: '));
-        text = text.slice(cut + 2);
-        if (data) events.push(JSON.parse(data.slice(6)) as ProtocolEvent);
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return events;
+  return readSseData(response, stop);
 }
 
 const CHANNELS = ['lifecycle', 'values', 'updates', 'input'];

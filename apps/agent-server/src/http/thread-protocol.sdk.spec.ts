@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@langchain/langgraph-sdk';
 import { RemoteGraph } from '@langchain/langgraph/remote';
+import { readSseData, within } from '@platform/testing';
 import { startTestAgentServer, type TestAgentServer } from './agent-server.testing';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
@@ -10,33 +11,9 @@ type Json = Record<string, unknown>;
 type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; node?: string; data: Json } };
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });
 const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] } | undefined)?.messages ?? []).map((m) => m.content);
-const within = <T>(promise: PromiseLike<T>, ms = 20_000) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
 
-/** Reads an SSE body until `stop` says so (or it ends), as protocol events. */
-async function readEvents(response: Response, stop: (events: ProtocolEvent[]) => boolean): Promise<ProtocolEvent[]> {
-  const events: ProtocolEvent[] = [];
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (!stop(events)) {
-      const { value, done } = await within(reader.read());
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = text.indexOf('\n\n')) >= 0) {
-        const frame = text.slice(0, cut);
-        text = text.slice(cut + 2);
-        const data = frame.split('\n').find((line) => line.startsWith('data: '));
-        if (data) events.push(JSON.parse(data.slice(6)) as ProtocolEvent);
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return events;
-}
+/** Reads a `/stream/events` SSE body until `stop` holds (or it ends), as protocol events. */
+const readEvents = (response: Response, stop: (events: ProtocolEvent[]) => boolean) => readSseData<ProtocolEvent>(response, stop);
 
 // Nodes that return messages show as task namespaces too (`step1:<task id>`), as in LangGraph's own protocol: the root's and
 // the subgraphs' events are what these tests look at.

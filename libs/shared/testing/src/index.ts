@@ -2,3 +2,4 @@ export * from './required-services';
 export * from './test-database';
 export * from './proc-cpu';
 export * from './error-answer';
+export * from './sse-body';
