@@ -1,18 +1,11 @@
-// Test support for the stream specs: set-based inserts of runs through raw SQL.
+// Test support for the stream specs: set-based inserts of runs through raw SQL (runs of a given type, with or without
+// their create half), beside the tracing database's own fixtures.
 import type { PrismaClient } from '@platform/tracing-data-access';
+import { T0_US } from '@platform/tracing-data-access/testing';
+
+export { insertProject, T0_US } from '@platform/tracing-data-access/testing';
 
 type SqlClient = Pick<PrismaClient, '$executeRawUnsafe'>;
-
-export const T0_US = 1_714_521_600_000_000n; // 2024-05-01T00:00:00Z
-
-export async function insertProject(db: SqlClient, tenantId: string, sessionId: string): Promise<void> {
-  await db.$executeRawUnsafe(
-    `INSERT INTO tracing_sessions (id, tenant_id, name) VALUES ($1::uuid, $2::uuid, $3)`,
-    sessionId,
-    tenantId,
-    `project-${sessionId}`,
-  );
-}
 
 export interface RunsToInsert {
   tenantId: string;
