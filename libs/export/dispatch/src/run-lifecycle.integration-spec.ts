@@ -43,6 +43,15 @@ async function runOf(ctx: ReturnType<typeof setup>, exportId: string, index = 0)
   return (await ctx.exports.runsOf(exportId))[index];
 }
 
+/** An export of `days` days, dispatched, with its first run. */
+async function dispatchedExport(days: number) {
+  const ctx = setup();
+  const dest = await seedDestination(ctx.destinations, ctx.tenantId);
+  const e = await seedExport(ctx.exports, { tenantId: ctx.tenantId, destinationId: dest.id, days });
+  await dispatchOnce(ctx.dispatcher);
+  return { ctx, e, run: await runOf(ctx, e.id) };
+}
+
 describe('export runs: progress, retries, timeouts, cancel', () => {
   it('dispatches, checkpoints cumulatively and idempotently, and completes the export with its last run', async () => {
     const ctx = setup();
@@ -100,11 +109,7 @@ describe('export runs: progress, retries, timeouts, cancel', () => {
   });
 
   it('retries a retryable failure after the fixed delay, recording retry_<n>, then fails the export when the budget is spent', async () => {
-    const ctx = setup();
-    const dest = await seedDestination(ctx.destinations, ctx.tenantId);
-    const e = await seedExport(ctx.exports, { tenantId: ctx.tenantId, destinationId: dest.id, days: 2 });
-    await dispatchOnce(ctx.dispatcher);
-    const run = await runOf(ctx, e.id);
+    const { ctx, e, run } = await dispatchedExport(2);
 
     for (let attempt = 0; attempt <= settings.maxRetries; attempt++) {
       await ctx.progress.start(e.id, run.id, ctx.clock());
@@ -131,11 +136,7 @@ describe('export runs: progress, retries, timeouts, cancel', () => {
   });
 
   it('fails a destination error at once, without retry', async () => {
-    const ctx = setup();
-    const dest = await seedDestination(ctx.destinations, ctx.tenantId);
-    const e = await seedExport(ctx.exports, { tenantId: ctx.tenantId, destinationId: dest.id, days: 1 });
-    await dispatchOnce(ctx.dispatcher);
-    const run = await runOf(ctx, e.id);
+    const { ctx, e, run } = await dispatchedExport(1);
     await ctx.progress.start(e.id, run.id, ctx.clock());
     const error = 'Access denied: PutObject failed with AccessDenied (HTTP 403): Access Denied';
     expect(await ctx.progress.failure({ exportId: e.id, runId: run.id, attempt: 0, error, retryable: false }, ctx.clock())).toBe('failed');
@@ -144,11 +145,7 @@ describe('export runs: progress, retries, timeouts, cancel', () => {
   });
 
   it('a redelivered job resumes from the checkpoint as the next attempt; the earlier worker is refused', async () => {
-    const ctx = setup();
-    const dest = await seedDestination(ctx.destinations, ctx.tenantId);
-    const e = await seedExport(ctx.exports, { tenantId: ctx.tenantId, destinationId: dest.id, days: 1 });
-    await dispatchOnce(ctx.dispatcher);
-    const run = await runOf(ctx, e.id);
+    const { ctx, e, run } = await dispatchedExport(1);
     await ctx.progress.start(e.id, run.id, ctx.clock());
     const file = { key: 'k1', rows: 5, bytes: 50 };
     await ctx.progress.progress({ exportId: e.id, runId: run.id, attempt: 0, cursor: { startTimeMicros: 7n, id: 'r5' }, rowsWritten: 5n, bytesWritten: 50n, files: [file], done: false }, ctx.clock());
