@@ -46,6 +46,8 @@ function linkSharedLibraries(initdb) {
   for (const { source, target } of links) {
     const at = path.join(packageRoot, target);
     if (fs.existsSync(at)) continue;
+    // A link that points nowhere (its file was left out of a copy) is made anew rather than failing with EEXIST.
+    fs.rmSync(at, { force: true });
     fs.symlinkSync(path.relative(path.dirname(at), path.join(packageRoot, source)), at);
   }
 }
