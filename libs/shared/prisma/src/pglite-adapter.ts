@@ -54,15 +54,30 @@ function withBytesArgs(query: Query): Query {
   return { ...query, args };
 }
 
-// Wraps every method so rejected promises carry mapped errors; the adapters and transactions it
-// hands out (connect, startTransaction) are wrapped the same way.
+/**
+ * Resolves after the event loop has turned once (timers, I/O). PGlite answers a statement without any I/O, so a chain
+ * of statements (a run writing its checkpoints and events) would otherwise hold the process until it ends: no request
+ * served, no stream opened, meanwhile. Every statement on PGlite waits for this first, as one on Postgres waits for
+ * its socket.
+ */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// Wraps every method so rejected promises carry mapped errors, and statements start on a turn of their own; the
+// adapters and transactions it hands out (connect, startTransaction) are wrapped the same way.
 function withMappedErrors<T extends object>(target: T): T {
   return new Proxy(target, {
     get(obj, prop) {
       const value: unknown = Reflect.get(obj, prop, obj);
       if (typeof value !== 'function') return value;
+      if (runsQueries.has(prop)) {
+        return (query: Query, ...rest: unknown[]) =>
+          nextTurn()
+            .then(() => value.call(obj, query && withBytesArgs(query), ...rest) as Promise<unknown>)
+            .catch((err: unknown) => {
+              throw mapError(err);
+            });
+      }
       return (...args: unknown[]) => {
-        if (runsQueries.has(prop) && args[0]) args[0] = withBytesArgs(args[0] as Query);
         const result: unknown = value.apply(obj, args);
         if (!(result instanceof Promise)) return result;
         return result.then(

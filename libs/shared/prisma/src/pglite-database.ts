@@ -1,15 +1,20 @@
 import fs from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Database, SqlRunner } from './database.types';
-import { createPgliteAdapter } from './pglite-adapter';
+import { createPgliteAdapter, nextTurn } from './pglite-adapter';
 import { checkedChannel } from './notification-channel';
 
+// Each statement starts on a turn of the event loop of its own (see nextTurn).
 function runner(client: PGlite | Transaction): SqlRunner {
   return {
     exec: async (sql) => {
+      await nextTurn();
       await client.exec(sql);
     },
-    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query<Row>(sql, params)).rows,
+    query: async <Row>(sql: string, params: unknown[] = []) => {
+      await nextTurn();
+      return (await client.query<Row>(sql, params)).rows;
+    },
   };
 }
 
