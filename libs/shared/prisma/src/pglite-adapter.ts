@@ -57,30 +57,24 @@ function withBytesArgs(query: Query): Query {
 /**
  * Resolves after the event loop has turned once (timers, I/O). PGlite answers a statement without any I/O, so a chain
  * of statements (a run writing its checkpoints and events) would otherwise hold the process until it ends: no request
- * served, no stream opened, meanwhile. Every statement on PGlite waits for this first, as one on Postgres waits for
- * its socket.
+ * served, no stream opened meanwhile. So the caller of a statement on PGlite goes on only after such a turn, as one
+ * on Postgres goes on after its socket answered; the statement itself still runs when issued, in the order issued.
  */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-// Wraps every method so rejected promises carry mapped errors, and statements start on a turn of their own; the
-// adapters and transactions it hands out (connect, startTransaction) are wrapped the same way.
+// Wraps every method so rejected promises carry mapped errors, and statements answer on a turn of their own (see
+// nextTurn); the adapters and transactions it hands out (connect, startTransaction) are wrapped the same way.
 function withMappedErrors<T extends object>(target: T): T {
   return new Proxy(target, {
     get(obj, prop) {
       const value: unknown = Reflect.get(obj, prop, obj);
       if (typeof value !== 'function') return value;
-      if (runsQueries.has(prop)) {
-        return (query: Query, ...rest: unknown[]) =>
-          nextTurn()
-            .then(() => value.call(obj, query && withBytesArgs(query), ...rest) as Promise<unknown>)
-            .catch((err: unknown) => {
-              throw mapError(err);
-            });
-      }
       return (...args: unknown[]) => {
+        if (runsQueries.has(prop) && args[0]) args[0] = withBytesArgs(args[0] as Query);
         const result: unknown = value.apply(obj, args);
         if (!(result instanceof Promise)) return result;
-        return result.then(
+        const settled = runsQueries.has(prop) ? result.finally(nextTurn) : result;
+        return settled.then(
           (resolved: unknown) => (wrapsResult.has(prop) ? withMappedErrors(resolved as object) : resolved),
           (err: unknown) => {
             throw mapError(err);

@@ -4,17 +4,13 @@ import type { Database, SqlRunner } from './database.types';
 import { createPgliteAdapter, nextTurn } from './pglite-adapter';
 import { checkedChannel } from './notification-channel';
 
-// Each statement starts on a turn of the event loop of its own (see nextTurn).
+// Each statement answers on a turn of the event loop of its own (see nextTurn).
 function runner(client: PGlite | Transaction): SqlRunner {
   return {
     exec: async (sql) => {
-      await nextTurn();
-      await client.exec(sql);
+      await client.exec(sql).finally(nextTurn);
     },
-    query: async <Row>(sql: string, params: unknown[] = []) => {
-      await nextTurn();
-      return (await client.query<Row>(sql, params)).rows;
-    },
+    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query<Row>(sql, params).finally(nextTurn)).rows,
   };
 }
 
