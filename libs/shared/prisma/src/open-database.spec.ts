@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from './open-database';
+import { createScratchPostgresDatabase } from './scratch-database';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
 jest.setTimeout(30_000);
@@ -35,6 +36,28 @@ describe('openDatabase', () => {
     ).rejects.toThrow('stop');
     expect(await db.query('SELECT * FROM t')).toEqual([]);
     await db.close();
+  });
+
+  // A run's statements follow one another for as long as it runs; meanwhile the server must go on answering (the
+  // commands, the streams that follow the run). On Postgres each statement waits for its socket; PGlite answers from
+  // WebAssembly without any I/O, so its statements have to give the event loop its turn themselves.
+  it.each(process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])('lets the event loop turn between statements on %s, raw and through Prisma', async (kind) => {
+    const scratch = kind === 'postgres' ? await createScratchPostgresDatabase(process.env.DATABASE_URL as string) : undefined;
+    const db = await openDatabase({ url: scratch?.url, dataDir: 'memory://' });
+    const prisma = await db.adapter.connect();
+    try {
+      const statements = [() => db.query('SELECT 1'), () => prisma.queryRaw({ sql: 'SELECT 1', args: [], argTypes: [] } as never)];
+      for (const statement of statements) {
+        let turned = false;
+        setImmediate(() => (turned = true));
+        for (let i = 0; i < 10; i++) await statement();
+        expect(turned).toBe(true);
+      }
+    } finally {
+      await prisma.dispose();
+      await db.close();
+      await scratch?.drop();
+    }
   });
 
   it('uses Postgres for a postgres:// url without connecting until used', async () => {

@@ -54,8 +54,16 @@ function withBytesArgs(query: Query): Query {
   return { ...query, args };
 }
 
-// Wraps every method so rejected promises carry mapped errors; the adapters and transactions it
-// hands out (connect, startTransaction) are wrapped the same way.
+/**
+ * Resolves after the event loop has turned once (timers, I/O). PGlite answers a statement without any I/O, so a chain
+ * of statements (a run writing its checkpoints and events) would otherwise hold the process until it ends: no request
+ * served, no stream opened meanwhile. So the caller of a statement on PGlite goes on only after such a turn, as one
+ * on Postgres goes on after its socket answered; the statement itself still runs when issued, in the order issued.
+ */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// Wraps every method so rejected promises carry mapped errors, and statements answer on a turn of their own (see
+// nextTurn); the adapters and transactions it hands out (connect, startTransaction) are wrapped the same way.
 function withMappedErrors<T extends object>(target: T): T {
   return new Proxy(target, {
     get(obj, prop) {
@@ -65,7 +73,8 @@ function withMappedErrors<T extends object>(target: T): T {
         if (runsQueries.has(prop) && args[0]) args[0] = withBytesArgs(args[0] as Query);
         const result: unknown = value.apply(obj, args);
         if (!(result instanceof Promise)) return result;
-        return result.then(
+        const settled = runsQueries.has(prop) ? result.finally(nextTurn) : result;
+        return settled.then(
           (resolved: unknown) => (wrapsResult.has(prop) ? withMappedErrors(resolved as object) : resolved),
           (err: unknown) => {
             throw mapError(err);

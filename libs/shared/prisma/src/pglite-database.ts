@@ -1,15 +1,16 @@
 import fs from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Database, SqlRunner } from './database.types';
-import { createPgliteAdapter } from './pglite-adapter';
+import { createPgliteAdapter, nextTurn } from './pglite-adapter';
 import { checkedChannel } from './notification-channel';
 
+// Each statement answers on a turn of the event loop of its own (see nextTurn).
 function runner(client: PGlite | Transaction): SqlRunner {
   return {
     exec: async (sql) => {
-      await client.exec(sql);
+      await client.exec(sql).finally(nextTurn);
     },
-    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query<Row>(sql, params)).rows,
+    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query<Row>(sql, params).finally(nextTurn)).rows,
   };
 }
 
