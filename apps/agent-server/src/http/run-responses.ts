@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import type { RunService, StoredEvent, StreamMode, SubscribeFrom, ThreadStreamFrom } from '@platform/agent-server-runs';
+import type { RunService, SubscribeFrom, ThreadStreamFrom } from '@platform/agent-server-runs';
+import type { StoredEvent, StreamMode } from '@platform/agent-server-run-records';
 import { SseWriter } from './sse';
 
 /** Where the SDK finds a run again: the run (`Content-Location`) and its joinable stream (`Location`). */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MULTITASK_STRATEGIES, type MultitaskStrategy, type StreamMode } from './run';
-import type { RunCreateRequest } from './run-request.schema';
+import { MULTITASK_STRATEGIES, type MultitaskStrategy, type StreamMode, type RunCreateRequest } from '@platform/agent-server-run-records';
 
 /**
  * The commands of the streaming protocol (`POST /threads/{id}/commands`, `@langchain/protocol` `Command`) that

@@ -1,5 +1,5 @@
 import { convertToProtocolEvent } from '@langchain/langgraph';
-import type { RunEnd, StoredEvent } from './run';
+import type { RunEnd, StoredEvent } from '@platform/agent-server-run-records';
 import { ProtocolMessages, type MessagesPart } from './protocol-messages';
 import { protocolState } from './protocol-state';
 import { endSeq, eventSeq, MAX_SUB } from './protocol-seq';

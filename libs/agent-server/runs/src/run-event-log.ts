@@ -1,7 +1,6 @@
 import { serializeJson } from '@platform/agent-server-graphs';
 import type { Logger } from '@platform/logging';
-import type { RunEnd, StoredEvent } from './run';
-import { eventsPayload, RUN_CHANNELS } from './run-channels';
+import { type RunEnd, type StoredEvent, eventsPayload, RUN_CHANNELS } from '@platform/agent-server-run-records';
 import type { RunEventRepository } from './run-events.repository';
 
 export interface RunEventLogOptions {

@@ -1,5 +1,5 @@
 import type { SqlRunner, SqlSession } from '@platform/prisma';
-import type { StoredEvent } from './run';
+import type { StoredEvent } from '@platform/agent-server-run-records';
 
 /** Arrays for one `INSERT ... SELECT FROM unnest(...)` of many events. */
 export function eventColumns(events: StoredEvent[]): [number[], string[], string[]] {

@@ -1,7 +1,7 @@
 import { isGraphDrained, type BaseCheckpointSaver, type RunControl } from '@langchain/langgraph';
 import { serializeJson, toJsonValue, type AgentGraph, type GraphRegistry } from '@platform/agent-server-graphs';
 import type { Logger } from '@platform/logging';
-import { toRun, type RunRecord, type RunStatus } from './run';
+import { toRun, type RunRecord, type RunStatus } from '@platform/agent-server-run-records';
 import { RunCheckpointer } from './run-checkpointer';
 import type { RunEventRepository } from './run-events.repository';
 import { graphStreamOptions, runSaver, withoutCheckpointer } from './run-graph-options';

@@ -1,6 +1,6 @@
 import { MemorySaver, type BaseCheckpointSaver, type RunControl } from '@langchain/langgraph';
 import { LANGGRAPH_VERSION, type AgentGraph } from '@platform/agent-server-graphs';
-import type { RunRecord } from './run';
+import type { RunRecord } from '@platform/agent-server-run-records';
 import { RunCheckpointer } from './run-checkpointer';
 import type { RunTracing } from './run-tracing';
 import type { StreamMapper } from './stream-mapper';

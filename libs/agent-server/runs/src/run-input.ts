@@ -1,5 +1,5 @@
 import { Command, Send } from '@langchain/langgraph';
-import type { CommandJson } from './run';
+import type { CommandJson } from '@platform/agent-server-run-records';
 
 type GotoTarget = string | { node: string; input?: unknown };
 const toGoto = (target: GotoTarget) => (typeof target === 'string' ? target : new Send(target.node, target.input));

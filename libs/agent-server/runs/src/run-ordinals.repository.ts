@@ -1,5 +1,5 @@
 import type { SqlSession } from '@platform/prisma';
-import type { RunPosition } from './run.repository';
+import type { RunPosition } from '@platform/agent-server-run-records';
 
 /** A run's place among its thread's runs in arrival order (0 for the first): the high part of a protocol `seq`. */
 export interface RunOrdinals {

@@ -1,7 +1,7 @@
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { createRunQueueRepository } from './run-queue.repository';
-import { addRun, createThreadRow, testPostgresUrl } from './runs.testing';
+import { addRun, createThreadRow, testPostgresUrl } from '@platform/agent-server-run-records/testing';
 
 const THREADS = 25;
 const RUNS_PER_THREAD = 4;

@@ -2,8 +2,8 @@ import { ConflictError, NotFoundError } from '@platform/errors';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createRunEventRepository } from './run-events.repository';
 import { createRunQueueRepository, type RunQueueRepository } from './run-queue.repository';
-import { createRunRepository } from './run.repository';
-import { addRun, createThreadRow, openRunsTestDatabase } from './runs.testing';
+import { createRunRepository } from '@platform/agent-server-run-records';
+import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 
 // PGlite takes a few seconds to start (WebAssembly).
 jest.setTimeout(60_000);

@@ -1,8 +1,16 @@
 import { storableJsonText, type SqlSession } from '@platform/prisma';
-import type { CancelAction, RunRecord, RunStatus, StoredEvent } from './run';
-import { RUN_CHANNELS } from './run-channels';
+import {
+  type CancelAction,
+  type RunRecord,
+  type RunStatus,
+  type StoredEvent,
+  RUN_CHANNELS,
+  msInterval,
+  runColumns,
+  toRunRecord,
+  type RunRow,
+} from '@platform/agent-server-run-records';
 import { eventColumns, INSERT_EVENTS_SQL, insertEventsIn } from './run-events.repository';
-import { msInterval, runColumns, toRunRecord, type RunRow } from './run-rows';
 
 /** How a run ended on the replica that executed it. */
 export interface RunFinish {

@@ -1,13 +1,11 @@
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { silentLogger } from '@platform/logging';
-import type { RunEnd, StoredEvent } from './run';
-import { donePayload, RUN_CHANNELS } from './run-channels';
+import { type RunEnd, type StoredEvent, donePayload, RUN_CHANNELS, createRunRepository } from '@platform/agent-server-run-records';
 import { createRunEventRepository } from './run-events.repository';
 import { createRunQueueRepository } from './run-queue.repository';
 import { RunStreamHub } from './run-stream-hub';
 import type { RunSubscription } from './run-subscription';
-import { createRunRepository } from './run.repository';
-import { addRun, createThreadRow, openRunsTestDatabase } from './runs.testing';
+import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 
 jest.setTimeout(60_000);
 

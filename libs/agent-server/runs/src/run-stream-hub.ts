@@ -1,11 +1,9 @@
 import type { Notifications } from '@platform/prisma';
 import type { Logger } from '@platform/logging';
-import { isFinished, type RunEnd } from './run';
-import { parseEventSignal, RUN_CHANNELS } from './run-channels';
+import { isFinished, type RunEnd, parseEventSignal, RUN_CHANNELS, type RunRepository } from '@platform/agent-server-run-records';
 import { RunEventLog } from './run-event-log';
 import type { RunEventRepository } from './run-events.repository';
 import { RunSubscription } from './run-subscription';
-import type { RunRepository } from './run.repository';
 
 export interface RunStreamHubOptions {
   runs: RunRepository;

@@ -1,7 +1,6 @@
-import { isFinished, type StoredEvent } from './run';
+import { isFinished, type StoredEvent, type RunRepository } from '@platform/agent-server-run-records';
 import type { RunEventLog } from './run-event-log';
 import type { RunEventRepository } from './run-events.repository';
-import type { RunRepository } from './run.repository';
 
 const PAGE = 500;
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@platform/logging';
-import { RUN_CHANNELS, donePayload } from './run-channels';
+import { RUN_CHANNELS, donePayload } from '@platform/agent-server-run-records';
 import type { RunEventRepository } from './run-events.repository';
 import { attemptsExhausted, type ExpiredRun, type RunQueueRepository } from './run-queue.repository';
 import type { Notifications } from '@platform/prisma';

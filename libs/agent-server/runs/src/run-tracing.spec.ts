@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RunnableLambda } from '@langchain/core/runnables';
-import type { RunRecord } from './run';
+import type { RunRecord } from '@platform/agent-server-run-records';
 import { createRunTracing } from './run-tracing';
 
 /** A LangSmith-compatible endpoint that keeps every trace upload's body as text. */

@@ -1,7 +1,7 @@
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { LangChainTracer } from '@langchain/core/tracers/tracer_langchain';
 import { Client } from 'langsmith';
-import type { RunRecord } from './run';
+import type { RunRecord } from '@platform/agent-server-run-records';
 
 export interface RunTracingOptions {
   /** The LangSmith-compatible API (our tracing service through the gateway: `<gateway>/api/v1`). */

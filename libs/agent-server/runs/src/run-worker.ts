@@ -1,8 +1,7 @@
 import { RunControl } from '@langchain/langgraph';
 import type { Notifications } from '@platform/prisma';
 import type { Logger } from '@platform/logging';
-import type { CancelAction, RunRecord } from './run';
-import { RUN_CHANNELS } from './run-channels';
+import { type CancelAction, type RunRecord, RUN_CHANNELS } from '@platform/agent-server-run-records';
 import type { AbortReason, RunExecutor, RunExit } from './run-executor';
 import type { RunSweeper } from './run-sweeper';
 import type { RunQueueRepository } from './run-queue.repository';

@@ -5,28 +5,43 @@ import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { NotFoundError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { Notifications, SqlSession } from '@platform/prisma';
-import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
-import { insertRun } from './run-create.sql';
+import {
+  isFinished,
+  type CancelAction,
+  type RunEnd,
+  type RunRecord,
+  type RunStatus,
+  insertRun,
+  cachedAssistantResolver,
+  authorizeRunCreate,
+  buildRunKwargs,
+  newRunMetadata,
+  requestConfig,
+  type AssistantResolver,
+  type RunCreateRequest,
+  createRunRepository,
+  noAssistantFor,
+  runNotFound,
+  threadNotFound,
+  type CancelFilter,
+  searchRuns,
+  type RunSearchPage,
+  type RunSearchQuery,
+  uuid7,
+} from '@platform/agent-server-run-records';
 import { createRunEventRepository } from './run-events.repository';
 import { RunExecutor } from './run-executor';
-import { cachedAssistantResolver } from './cached-assistant-resolver';
-import { authorizeRunCreate } from './run-create-access';
-import { buildRunKwargs, newRunMetadata, requestConfig, type AssistantResolver } from './run-kwargs';
 import { createRunQueueRepository } from './run-queue.repository';
-import type { RunCreateRequest } from './run-request.schema';
 import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
 import type { RunSubscription } from './run-subscription';
 import { RunSweeper } from './run-sweeper';
 import { createRunTracing, type RunTracingOptions } from './run-tracing';
 import { createWebhookSender } from './run-webhook';
 import { RunWorker } from './run-worker';
-import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
-import { searchRuns, type RunSearchPage, type RunSearchQuery } from './run-search';
 import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
 import type { ProtocolEvent } from './protocol-events';
 import { protocolStreamOnceCreated, protocolThreadStream } from './protocol-thread-stream';
 import { createRunOrdinals } from './run-ordinals.repository';
-import { uuid7 } from './uuid7';
 
 /** Queue and streaming settings (see the agent server's config for their variables and defaults). */
 export interface RunSettings {

@@ -1,5 +1,5 @@
 import { isCheckpointEnvelope, type StreamMode as GraphStreamMode } from '@langchain/langgraph';
-import type { StreamMode } from './run';
+import type { StreamMode } from '@platform/agent-server-run-records';
 import { checkpointPayload, debugPayload, taskPayload } from './checkpoint-payload';
 
 /** One SSE event before serialisation. */

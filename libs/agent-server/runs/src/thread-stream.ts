@@ -1,6 +1,5 @@
-import type { StoredEvent } from './run';
+import type { StoredEvent, RunPosition, RunRepository } from '@platform/agent-server-run-records';
 import type { RunStreamHub, SubscribeFrom } from './run-stream-hub';
-import type { RunPosition, RunRepository } from './run.repository';
 import { ThreadWake } from './thread-wake';
 
 /** One event of a thread's stream: an event of one of its runs. */

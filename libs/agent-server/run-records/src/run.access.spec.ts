@@ -6,7 +6,7 @@ import { buildRunKwargs, newRunMetadata, requestConfig } from './run-kwargs';
 import { runCreateSchema } from './run-request.schema';
 import { createRunRepository, type RunRepository } from './run.repository';
 import { searchRuns } from './run-search';
-import { addRun, openRunsTestDatabase } from './runs.testing';
+import { addRun, openRunsTestDatabase } from './run-records.testing';
 
 jest.setTimeout(60_000);
 
