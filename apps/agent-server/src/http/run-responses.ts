@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import type { RunService, SubscribeFrom, ThreadStreamFrom } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { SubscribeFrom, ThreadStreamFrom } from '@platform/agent-server-run-streams';
 import type { StoredEvent, StreamMode } from '@platform/agent-server-run-records';
 import { SseWriter } from './sse';
 

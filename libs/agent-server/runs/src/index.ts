@@ -1,8 +1,5 @@
 export { createRunService, type RunService, type RunServiceDeps, type RunSettings, type RunTarget } from './runs.service';
-export type { RunSubscription } from './run-subscription';
-export type { SubscribeFrom } from './run-stream-hub';
 export type { RunTracingOptions } from './run-tracing';
-export type { ThreadStreamEvent, ThreadStreamFrom } from './thread-stream';
 export { readRunQueueDepth } from './run-queue.repository';
 export type { ProtocolEvent } from './protocol-events';
 export { matchesFilter, type ProtocolFilter } from './protocol-filter';

@@ -1,9 +1,8 @@
 import { RunProtocolEvents, type ProtocolEvent } from './protocol-events';
 import { decodeSeq } from './protocol-seq';
 import type { RunOrdinals } from './run-ordinals.repository';
-import type { RunStreamHub } from './run-stream-hub';
+import { type RunStreamHub, ThreadWake } from '@platform/agent-server-run-streams';
 import type { RunPosition, RunRepository } from '@platform/agent-server-run-records';
-import { ThreadWake } from './thread-wake';
 
 // Without any signal (one was missed, or the thread went quiet), look again this often.
 const IDLE_CHECK_MS = 10_000;

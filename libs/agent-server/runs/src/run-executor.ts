@@ -3,17 +3,14 @@ import { serializeJson, toJsonValue, type AgentGraph, type GraphRegistry } from 
 import type { Logger } from '@platform/logging';
 import { toRun, type RunRecord, type RunStatus } from '@platform/agent-server-run-records';
 import { RunCheckpointer } from './run-checkpointer';
-import type { RunEventRepository } from './run-events.repository';
+import { type RunEventRepository, type RunEventLog, type RunStreamHub, StreamMapper } from '@platform/agent-server-run-streams';
 import { graphStreamOptions, runSaver, withoutCheckpointer } from './run-graph-options';
 import { graphEvents } from './run-graph-stream';
 import { toCommand } from './run-input';
 import type { RunFinish, RunQueueRepository } from './run-queue.repository';
-import type { RunEventLog } from './run-event-log';
-import type { RunStreamHub } from './run-stream-hub';
 import type { RunTracing } from './run-tracing';
 import { readThreadState, type CachedThreadState } from './run-thread-state';
 import type { WebhookSender } from './run-webhook';
-import { StreamMapper } from './stream-mapper';
 
 /** Why a run's AbortSignal fired. */
 export type AbortReason = 'interrupt' | 'rollback' | 'shutdown' | 'lost';

@@ -3,7 +3,7 @@ import { LANGGRAPH_VERSION, type AgentGraph } from '@platform/agent-server-graph
 import type { RunRecord } from '@platform/agent-server-run-records';
 import { RunCheckpointer } from './run-checkpointer';
 import type { RunTracing } from './run-tracing';
-import type { StreamMapper } from './stream-mapper';
+import type { StreamMapper } from '@platform/agent-server-run-streams';
 
 /**
  * Where a run's checkpoints go. A stateless run's thread goes away with it: none (as on LangGraph Platform, so

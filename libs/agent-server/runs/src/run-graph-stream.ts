@@ -1,5 +1,5 @@
 import type { AgentGraph } from '@platform/agent-server-graphs';
-import type { StreamMapper, MappedEvent } from './stream-mapper';
+import type { StreamMapper, MappedEvent } from '@platform/agent-server-run-streams';
 
 type Chunk = [string[], string, unknown] | [string, unknown];
 

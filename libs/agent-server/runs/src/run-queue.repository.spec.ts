@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
-import { createRunEventRepository } from './run-events.repository';
+import { createRunEventRepository } from '@platform/agent-server-run-streams';
 import { createRunQueueRepository, type RunQueueRepository } from './run-queue.repository';
 import { createRunRepository } from '@platform/agent-server-run-records';
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';

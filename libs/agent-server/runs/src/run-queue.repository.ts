@@ -10,7 +10,7 @@ import {
   toRunRecord,
   type RunRow,
 } from '@platform/agent-server-run-records';
-import { eventColumns, INSERT_EVENTS_SQL, insertEventsIn } from './run-events.repository';
+import { eventColumns, INSERT_EVENTS_SQL, insertEventsIn } from '@platform/agent-server-run-streams';
 
 /** How a run ended on the replica that executed it. */
 export interface RunFinish {

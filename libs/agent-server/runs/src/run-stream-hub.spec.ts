@@ -1,10 +1,8 @@
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { silentLogger } from '@platform/logging';
 import { type RunEnd, type StoredEvent, donePayload, RUN_CHANNELS, createRunRepository } from '@platform/agent-server-run-records';
-import { createRunEventRepository } from './run-events.repository';
+import { createRunEventRepository, RunStreamHub, type RunSubscription } from '@platform/agent-server-run-streams';
 import { createRunQueueRepository } from './run-queue.repository';
-import { RunStreamHub } from './run-stream-hub';
-import type { RunSubscription } from './run-subscription';
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 
 jest.setTimeout(60_000);

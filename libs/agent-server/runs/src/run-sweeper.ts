@@ -1,6 +1,6 @@
 import type { Logger } from '@platform/logging';
 import { RUN_CHANNELS, donePayload } from '@platform/agent-server-run-records';
-import type { RunEventRepository } from './run-events.repository';
+import type { RunEventRepository } from '@platform/agent-server-run-streams';
 import { attemptsExhausted, type ExpiredRun, type RunQueueRepository } from './run-queue.repository';
 import type { Notifications } from '@platform/prisma';
 

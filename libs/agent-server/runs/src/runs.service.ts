@@ -29,16 +29,21 @@ import {
   type RunSearchQuery,
   uuid7,
 } from '@platform/agent-server-run-records';
-import { createRunEventRepository } from './run-events.repository';
+import {
+  createRunEventRepository,
+  RunStreamHub,
+  type SubscribeFrom,
+  type RunSubscription,
+  threadStream,
+  type ThreadStreamEvent,
+  type ThreadStreamFrom,
+} from '@platform/agent-server-run-streams';
 import { RunExecutor } from './run-executor';
 import { createRunQueueRepository } from './run-queue.repository';
-import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
-import type { RunSubscription } from './run-subscription';
 import { RunSweeper } from './run-sweeper';
 import { createRunTracing, type RunTracingOptions } from './run-tracing';
 import { createWebhookSender } from './run-webhook';
 import { RunWorker } from './run-worker';
-import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
 import type { ProtocolEvent } from './protocol-events';
 import { protocolStreamOnceCreated, protocolThreadStream } from './protocol-thread-stream';
 import { createRunOrdinals } from './run-ordinals.repository';
