@@ -44,9 +44,7 @@ import { RunSweeper } from './run-sweeper';
 import { createRunTracing, type RunTracingOptions } from './run-tracing';
 import { createWebhookSender } from './run-webhook';
 import { RunWorker } from './run-worker';
-import type { ProtocolEvent } from './protocol-events';
-import { protocolStreamOnceCreated, protocolThreadStream } from './protocol-thread-stream';
-import { createRunOrdinals } from './run-ordinals.repository';
+import { type ProtocolEvent, protocolStreamOnceCreated, protocolThreadStream, createRunOrdinals } from '@platform/agent-server-thread-protocol';
 
 /** Queue and streaming settings (see the agent server's config for their variables and defaults). */
 export interface RunSettings {
