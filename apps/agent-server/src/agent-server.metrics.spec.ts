@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
-import { readRunQueueDepth } from '@platform/agent-server-runs';
+import { readRunQueueDepth } from '@platform/agent-server-run-execution';
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 import { createHttpApp } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';

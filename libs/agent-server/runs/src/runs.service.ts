@@ -38,12 +38,15 @@ import {
   type ThreadStreamEvent,
   type ThreadStreamFrom,
 } from '@platform/agent-server-run-streams';
-import { RunExecutor } from './run-executor';
-import { createRunQueueRepository } from './run-queue.repository';
-import { RunSweeper } from './run-sweeper';
-import { createRunTracing, type RunTracingOptions } from './run-tracing';
-import { createWebhookSender } from './run-webhook';
-import { RunWorker } from './run-worker';
+import {
+  RunExecutor,
+  createRunQueueRepository,
+  RunSweeper,
+  createRunTracing,
+  type RunTracingOptions,
+  createWebhookSender,
+  RunWorker,
+} from '@platform/agent-server-run-execution';
 import { type ProtocolEvent, protocolStreamOnceCreated, protocolThreadStream, createRunOrdinals } from '@platform/agent-server-thread-protocol';
 
 /** Queue and streaming settings (see the agent server's config for their variables and defaults). */

@@ -2,8 +2,8 @@ import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/age
 import { silentLogger } from '@platform/logging';
 import { type RunEnd, type StoredEvent, donePayload, RUN_CHANNELS, createRunRepository } from '@platform/agent-server-run-records';
 import { createRunEventRepository, RunStreamHub, type RunSubscription } from '@platform/agent-server-run-streams';
-import { createRunQueueRepository } from './run-queue.repository';
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
+import { createRunQueueRepository } from './run-queue.repository';
 
 jest.setTimeout(60_000);
 
