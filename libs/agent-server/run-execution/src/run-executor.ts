@@ -8,6 +8,7 @@ import { graphStreamOptions, runSaver, withoutCheckpointer } from './run-graph-o
 import { graphEvents } from './run-graph-stream';
 import { toCommand } from './run-input';
 import type { RunFinish, RunQueueRepository } from './run-queue.repository';
+import type { RunEnded, RunQueue } from './run-queue';
 import type { RunTracing } from './run-tracing';
 import { readThreadState, type CachedThreadState } from './run-thread-state';
 import type { WebhookSender } from './run-webhook';
@@ -20,27 +21,25 @@ export interface ActiveRun {
   run: RunRecord;
   signal: AbortSignal;
   control: RunControl;
-  /** How many queued runs the replica wants to take on when this one ends (claimed in the same statement). */
-  claimOnEnd?: () => number;
 }
 
-/** What ending a run left for the replica: runs waiting on its thread, and runs claimed for it meanwhile. */
+/** What ending a run left for the replica: runs waiting on its thread. */
 export interface RunExit {
   waiting: number;
-  claimed: RunRecord[];
 }
 
-const NOTHING: RunExit = { waiting: 0, claimed: [] };
+const NOTHING: RunExit = { waiting: 0 };
 
 export interface RunExecutorDeps {
   registry: GraphRegistry;
   checkpointer: BaseCheckpointSaver;
-  queue: RunQueueRepository;
+  /** The queue's rows: hand-backs, rollbacks, threads and checkpoints. Claims are the worker's, ends go through `runQueue`. */
+  queue: Omit<RunQueueRepository, 'claim' | 'finish'>;
+  /** Where a run's end is recorded: this replica's queue, which claims the replica's next runs in the same statement. */
+  runQueue: Pick<RunQueue, 'finish'>;
   events: RunEventRepository;
   hub: RunStreamHub;
   owner: string;
-  /** The lease runs claimed when a run ends get. */
-  leaseMs: number;
   logger: Logger;
   tracing?: RunTracing;
   webhook?: WebhookSender;
@@ -78,7 +77,7 @@ function isRefusedData(err: unknown): boolean {
 export class RunExecutor {
   constructor(private readonly deps: RunExecutorDeps) {}
 
-  /** Executes the run to its end here; says what the replica should do next (claim, launch what it claimed). */
+  /** Executes the run to its end here; says how many runs wait on its thread (the replica then claims). */
   async execute(active: ActiveRun): Promise<RunExit> {
     const { run } = active;
     const started = Date.now();
@@ -146,14 +145,14 @@ export class RunExecutor {
         await this.retrying(run, () => this.deps.queue.rollback(run.run_id, run.thread_id, saver instanceof RunCheckpointer ? saver.written() : 'by-metadata'));
         await this.settleThreadAfterRollback(run, graph);
         this.deps.hub.closeLog(log, null);
-        return { waiting: 1, claimed: [] };
+        return { waiting: 1 };
       case 'ended':
         return this.end(active, outcome, mapper, graph, log, started, lastValuesJson);
     }
   }
 
   private async end(
-    { run, claimOnEnd }: ActiveRun,
+    { run }: ActiveRun,
     outcome: Extract<Outcome, { kind: 'ended' }>,
     mapper: StreamMapper,
     graph: AgentGraph | undefined,
@@ -184,18 +183,13 @@ export class RunExecutor {
           ? serializeJson({ __interrupt__: mapper.interrupts })
           : (valuesJson ?? '{}');
     const events = await log.drain();
-    const claim = claimOnEnd?.() ?? 0;
     const finish = (ending: Pick<RunFinish, 'status' | 'output' | 'threadStatus' | 'threadState'>) =>
       this.retrying(
         run,
-        () =>
-          this.deps.queue.finish(
-            { runId: run.run_id, owner: this.deps.owner, events, deleteThread: temporary, ...ending },
-            claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
-          ),
+        () => this.deps.runQueue.finish({ runId: run.run_id, owner: this.deps.owner, events, deleteThread: temporary, ...ending }),
         isRefusedData,
       );
-    let result: Awaited<ReturnType<RunQueueRepository['finish']>> | undefined;
+    let result: RunEnded | undefined;
     try {
       result = await finish({ status, output, threadStatus, threadState: temporary ? undefined : threadState });
     } catch (err) {
@@ -222,7 +216,7 @@ export class RunExecutor {
         run_ended_at: new Date().toISOString(),
       });
     }
-    return { waiting: result?.waiting ?? 0, claimed: result?.claimed ?? [] };
+    return { waiting: result?.waiting ?? 0 };
   }
 
   /**

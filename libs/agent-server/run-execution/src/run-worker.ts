@@ -1,10 +1,11 @@
 import { RunControl } from '@langchain/langgraph';
 import type { Notifications } from '@platform/prisma';
 import type { Logger } from '@platform/logging';
-import { type CancelAction, type RunRecord, RUN_CHANNELS } from '@platform/agent-server-run-records';
+import { type CancelAction, type CreatedRun, type RunRecord, RUN_CHANNELS } from '@platform/agent-server-run-records';
 import type { AbortReason, RunExecutor, RunExit } from './run-executor';
 import type { RunSweeper } from './run-sweeper';
-import type { RunQueueRepository } from './run-queue.repository';
+import type { RunFinish, RunQueueRepository } from './run-queue.repository';
+import type { RunEnded, RunQueue, RunStart } from './run-queue';
 
 export interface RunWorkerOptions {
   queue: RunQueueRepository;
@@ -36,10 +37,13 @@ interface Slot {
 /**
  * Runs this replica executes: at most `concurrency` at once, claimed from the shared queue when a slot is free
  * and a NOTIFY (or a poll) says work may be waiting, kept with lease heartbeats, and stopped on cancel requests.
- * A run created here with a free slot starts at once, without a trip through the queue.
+ * A run created here with a free slot starts at once, without a trip through the queue; a run ending here claims
+ * the next ones in the statement that ends it (the fast path of RunQueue).
  */
-export class RunWorker {
+export class RunWorker implements RunQueue {
   private readonly active = new Map<string, Slot>();
+  /** Runs claimed by the statement that ended a run here, launched once that run's executor returned. */
+  private readonly claimedOnEnd = new Map<string, RunRecord[]>();
   private reserved = 0;
   private claiming = false;
   private claimAgain = false;
@@ -73,32 +77,58 @@ export class RunWorker {
     this.poke();
   }
 
+  async submit(afterMs: number, insert: (startAs: RunStart | undefined) => Promise<CreatedRun>): Promise<RunRecord> {
+    const reserved = afterMs <= 0 && this.tryReserve();
+    let created: CreatedRun;
+    try {
+      created = await insert(reserved ? { owner: this.options.owner, leaseMs: this.options.leaseMs } : undefined);
+    } catch (err) {
+      if (reserved) this.unreserve();
+      throw err;
+    }
+    if (created.started) this.startReserved(created.run);
+    else {
+      if (reserved) this.unreserve();
+      if (afterMs > 0) this.wakeAt(afterMs);
+      else if (!created.behindThread) this.poke();
+    }
+    return created.run;
+  }
+
+  async finish(finish: RunFinish): Promise<RunEnded> {
+    // The slot the run frees (and any other free one) goes to queued runs in the same statement.
+    const claim = this.active.has(finish.runId) && this.backlog && !this.stopped ? this.options.concurrency - this.active.size - this.reserved + 1 : 0;
+    const { claimed, ...ended } = await this.options.queue.finish(finish, claim > 0 ? { limit: claim, leaseMs: this.options.leaseMs } : undefined);
+    if (claimed.length > 0) this.claimedOnEnd.set(finish.runId, claimed);
+    return ended;
+  }
+
   /** Holds a slot for a run about to be created here; false when none is free or queued runs come first. */
-  tryReserve(): boolean {
+  private tryReserve(): boolean {
     if (this.stopped || this.backlog || this.active.size + this.reserved >= this.options.concurrency) return false;
     this.reserved++;
     return true;
   }
 
   /** Gives back a reserved slot the new run did not use (it was queued, or its creation failed). */
-  unreserve(): void {
+  private unreserve(): void {
     this.reserved = Math.max(0, this.reserved - 1);
   }
 
   /** Executes a run created here as running (its slot was reserved). */
-  startReserved(run: RunRecord): void {
+  private startReserved(run: RunRecord): void {
     this.unreserve();
     this.launch(run);
   }
 
   /** A pending run becomes due later: claim then (the poll would find it too, later). */
-  wakeAt(afterMs: number): void {
+  private wakeAt(afterMs: number): void {
     const timer = setTimeout(() => this.poke(), afterMs + 5);
     timer.unref();
   }
 
   /** Work may be waiting in the queue. */
-  poke(): void {
+  private poke(): void {
     if (this.stopped) return;
     if (this.active.size + this.reserved >= this.options.concurrency) {
       this.backlog = true;
@@ -149,16 +179,16 @@ export class RunWorker {
   private launch(run: RunRecord): void {
     const abort = new AbortController();
     const control = new RunControl();
-    // When it ends, the slot it frees (and any other free one) goes to queued runs in the same statement.
-    const claimOnEnd = () => (this.backlog && !this.stopped ? this.options.concurrency - this.active.size - this.reserved + 1 : 0);
     const done = this.options.executor
-      .execute({ run, signal: abort.signal, control, claimOnEnd })
+      .execute({ run, signal: abort.signal, control })
       .catch((err: unknown): RunExit => {
         this.options.logger.error({ err, run_id: run.run_id }, 'run executor failed');
-        return { waiting: 0, claimed: [] };
+        return { waiting: 0 };
       })
-      .then(({ waiting, claimed }) => {
+      .then(({ waiting }) => {
         this.active.delete(run.run_id);
+        const claimed = this.claimedOnEnd.get(run.run_id) ?? [];
+        this.claimedOnEnd.delete(run.run_id);
         for (const next of claimed) this.launch(next);
         // Slots still free (fewer runs were queued than asked for) find out whether the queue is empty now.
         if (this.backlog || waiting > 0 || claimed.length > 0) this.poke();

@@ -46,6 +46,7 @@ import {
   type RunTracingOptions,
   createWebhookSender,
   RunWorker,
+  type RunQueue,
 } from '@platform/agent-server-run-execution';
 import { type ProtocolEvent, protocolStreamOnceCreated, protocolThreadStream, createRunOrdinals } from '@platform/agent-server-thread-protocol';
 
@@ -146,10 +147,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     registry: deps.registry,
     checkpointer: deps.checkpointer,
     queue,
+    // Runs end through this replica's queue (the worker, made below: each needs the other).
+    runQueue: { finish: (finish) => worker.finish(finish) },
     events,
     hub,
     owner,
-    leaseMs: settings.leaseMs,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
     webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
@@ -165,7 +167,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     retentionSweepMs: settings.retentionSweepMs,
     refreshThread: (threadId, graphId) => executor.refreshThread(threadId, graphId),
   });
-  const worker = new RunWorker({
+  const worker: RunQueue = new RunWorker({
     queue,
     executor,
     sweeper,
@@ -221,10 +223,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
         ? await authorizeRunCreate(access, { threadId: target.threadId, assistantId: assistant.assistant_id, runId, multitaskStrategy, kwargs }, request)
         : undefined;
       const afterMs = Math.round((request.after_seconds ?? 0) * 1000);
-      const reserved = afterMs <= 0 && worker.tryReserve();
-      let created;
-      try {
-        created = await insertRun(deps.sql, {
+      return worker.submit(afterMs, (startAs) =>
+        insertRun(deps.sql, {
           runId,
           threadId,
           assistantId: assistant.assistant_id,
@@ -236,20 +236,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
           temporaryThread: temporary,
-          startAs: reserved ? { owner, leaseMs: settings.leaseMs } : undefined,
+          startAs,
           visible: allowed?.visible,
-        });
-      } catch (err) {
-        if (reserved) worker.unreserve();
-        throw err;
-      }
-      if (created.started) worker.startReserved(created.run);
-      else {
-        if (reserved) worker.unreserve();
-        if (afterMs > 0) worker.wakeAt(afterMs);
-        else if (!created.behindThread) worker.poke();
-      }
-      return created.run;
+        }),
+      );
     },
 
     get: (threadId, runId, visible) => runs.get(threadId, runId, visible),
