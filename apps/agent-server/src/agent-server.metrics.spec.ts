@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
-import { readRunQueueDepth } from '@platform/agent-server-runs';
-import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-runs/testing';
+import { readRunQueueDepth } from '@platform/agent-server-run-execution';
+import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 import { createHttpApp } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';

@@ -14,7 +14,8 @@ import {
   platformNodeModules,
   type LangGraphProject,
 } from '@platform/agent-server-graphs';
-import { createRunService, runCreateSchema } from '@platform/agent-server-runs';
+import { createRunService } from '@platform/agent-server-runs';
+import { runCreateSchema } from '@platform/agent-server-run-records';
 import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
 import { serviceDataDir } from '@platform/config';

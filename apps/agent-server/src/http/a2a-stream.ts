@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import type { RunRecord, RunService, StoredEvent } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { RunRecord, StoredEvent } from '@platform/agent-server-run-records';
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import type { Logger } from '@platform/logging';
 import { toA2aError } from './a2a-errors';

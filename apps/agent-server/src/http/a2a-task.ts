@@ -1,4 +1,4 @@
-import type { RunStatus } from '@platform/agent-server-runs';
+import type { RunStatus } from '@platform/agent-server-run-records';
 import type { A2aArtifact, A2aMessage, A2aPart, A2aTask, A2aTaskState } from './a2a.types';
 
 // Pure mappings between LangGraph runs/state and A2A tasks/messages (taskId = run id, contextId = thread id).

@@ -1,6 +1,7 @@
 import type { Assistant } from '@platform/agent-server-assistants';
 import type { Access } from '@platform/agent-server-auth';
-import type { RunRecord, RunSearchCursor, RunSearchQuery, RunService } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { RunRecord, RunSearchCursor, RunSearchQuery } from '@platform/agent-server-run-records';
 import { isUuid } from '@platform/ids';
 import { A2A_ERRORS, invalidParams } from './a2a-errors';
 import { isTerminal } from './a2a-task';

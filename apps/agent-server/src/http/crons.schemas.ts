@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CRON_SELECT_FIELDS, CRON_SORT_FIELDS, ON_RUN_COMPLETED, isTimeZone, scheduleProblem } from '@platform/agent-server-crons';
-import { runCreateSchema } from '@platform/agent-server-runs';
+import { runCreateSchema } from '@platform/agent-server-run-records';
 import { isUuid } from '@platform/ids';
 import { threadId } from './threads.schemas';
 

@@ -1,7 +1,8 @@
 import { getAssistantSchemas, type Assistant, type AssistantRepository } from '@platform/agent-server-assistants';
 import type { Access, AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
-import { runCreateSchema, type RunRecord, type RunService } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import { runCreateSchema, type RunRecord } from '@platform/agent-server-run-records';
 import { isPlatformError } from '@platform/errors';
 import { JSON_RPC, JsonRpcError } from './json-rpc';
 import { assignToolNames } from './mcp-tool-names';

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { AssistantRepository } from '@platform/agent-server-assistants';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
-import type { RunRecord, RunService } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { RunRecord } from '@platform/agent-server-run-records';
 import { isPlatformError } from '@platform/errors';
 import { requestContext } from '@platform/http-server';
 import {

@@ -1,5 +1,7 @@
 import type { Request, Response } from 'express';
-import type { RunService, StoredEvent, StreamMode, SubscribeFrom, ThreadStreamFrom } from '@platform/agent-server-runs';
+import type { RunService } from '@platform/agent-server-runs';
+import type { SubscribeFrom, ThreadStreamFrom } from '@platform/agent-server-run-streams';
+import type { StoredEvent, StreamMode } from '@platform/agent-server-run-records';
 import { SseWriter } from './sse';
 
 /** Where the SDK finds a run again: the run (`Content-Location`) and its joinable stream (`Location`). */

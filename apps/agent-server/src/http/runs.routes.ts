@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { bothFilters } from '@platform/agent-server-auth';
+import type { RunService } from '@platform/agent-server-runs';
 import {
   cancelManyBodySchema,
   cancelManyQuerySchema,
@@ -13,9 +14,8 @@ import {
   toRun,
   type RunCreateRequest,
   type RunRecord,
-  type RunService,
   type StreamMode,
-} from '@platform/agent-server-runs';
+} from '@platform/agent-server-run-records';
 import { parseRequest } from '@platform/http-server';
 import { isUuid } from '@platform/ids';
 import type { ConfigurableHeaders } from './configurable-headers';

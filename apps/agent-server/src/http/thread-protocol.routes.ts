@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
+import type { RunService } from '@platform/agent-server-runs';
 import {
   inputRespondRequest,
   isProtocolSeq,
@@ -8,8 +9,7 @@ import {
   parseRunStart,
   protocolCommandSchema,
   runStartRequest,
-  type RunService,
-} from '@platform/agent-server-runs';
+} from '@platform/agent-server-thread-protocol';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { parseRequest } from '@platform/http-server';
 import { isUuid } from '@platform/ids';

@@ -4,8 +4,10 @@ import { createAssistantRepository, syncSystemAssistants, type AssistantReposito
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, type GraphExport } from '@platform/agent-server-graphs';
-import { runCreateSchema, type RunService } from '@platform/agent-server-runs';
-import { createTestRunService, openRunsTestDatabase } from '@platform/agent-server-runs/testing';
+import type { RunService } from '@platform/agent-server-runs';
+import { runCreateSchema } from '@platform/agent-server-run-records';
+import { createTestRunService } from '@platform/agent-server-runs/testing';
+import { openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 import { createThreadRepository, type ThreadRepository } from '@platform/agent-server-threads';
 import type { CreateCronRun } from './cron-scheduler';
 import { createCronRepository, type CronRepository } from './crons.repository';

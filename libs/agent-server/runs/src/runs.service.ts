@@ -5,28 +5,50 @@ import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { NotFoundError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { Notifications, SqlSession } from '@platform/prisma';
-import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';
-import { insertRun } from './run-create.sql';
-import { createRunEventRepository } from './run-events.repository';
-import { RunExecutor } from './run-executor';
-import { cachedAssistantResolver } from './cached-assistant-resolver';
-import { authorizeRunCreate } from './run-create-access';
-import { buildRunKwargs, newRunMetadata, requestConfig, type AssistantResolver } from './run-kwargs';
-import { createRunQueueRepository } from './run-queue.repository';
-import type { RunCreateRequest } from './run-request.schema';
-import { RunStreamHub, type SubscribeFrom } from './run-stream-hub';
-import type { RunSubscription } from './run-subscription';
-import { RunSweeper } from './run-sweeper';
-import { createRunTracing, type RunTracingOptions } from './run-tracing';
-import { createWebhookSender } from './run-webhook';
-import { RunWorker } from './run-worker';
-import { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter } from './run.repository';
-import { searchRuns, type RunSearchPage, type RunSearchQuery } from './run-search';
-import { threadStream, type ThreadStreamEvent, type ThreadStreamFrom } from './thread-stream';
-import type { ProtocolEvent } from './protocol-events';
-import { protocolStreamOnceCreated, protocolThreadStream } from './protocol-thread-stream';
-import { createRunOrdinals } from './run-ordinals.repository';
-import { uuid7 } from './uuid7';
+import {
+  isFinished,
+  type CancelAction,
+  type RunEnd,
+  type RunRecord,
+  type RunStatus,
+  insertRun,
+  cachedAssistantResolver,
+  authorizeRunCreate,
+  buildRunKwargs,
+  newRunMetadata,
+  requestConfig,
+  type AssistantResolver,
+  type RunCreateRequest,
+  createRunRepository,
+  noAssistantFor,
+  runNotFound,
+  threadNotFound,
+  type CancelFilter,
+  searchRuns,
+  type RunSearchPage,
+  type RunSearchQuery,
+  uuid7,
+} from '@platform/agent-server-run-records';
+import {
+  createRunEventRepository,
+  RunStreamHub,
+  type SubscribeFrom,
+  type RunSubscription,
+  threadStream,
+  type ThreadStreamEvent,
+  type ThreadStreamFrom,
+} from '@platform/agent-server-run-streams';
+import {
+  RunExecutor,
+  createRunQueueRepository,
+  RunSweeper,
+  createRunTracing,
+  type RunTracingOptions,
+  createWebhookSender,
+  RunWorker,
+  type RunQueue,
+} from '@platform/agent-server-run-execution';
+import { type ProtocolEvent, protocolStreamOnceCreated, protocolThreadStream, createRunOrdinals } from '@platform/agent-server-thread-protocol';
 
 /** Queue and streaming settings (see the agent server's config for their variables and defaults). */
 export interface RunSettings {
@@ -125,10 +147,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     registry: deps.registry,
     checkpointer: deps.checkpointer,
     queue,
+    // Runs end through this replica's queue (the worker, made below: each needs the other).
+    runQueue: { finish: (finish) => worker.finish(finish) },
     events,
     hub,
     owner,
-    leaseMs: settings.leaseMs,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
     webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
@@ -144,7 +167,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     retentionSweepMs: settings.retentionSweepMs,
     refreshThread: (threadId, graphId) => executor.refreshThread(threadId, graphId),
   });
-  const worker = new RunWorker({
+  const worker: RunQueue = new RunWorker({
     queue,
     executor,
     sweeper,
@@ -200,10 +223,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
         ? await authorizeRunCreate(access, { threadId: target.threadId, assistantId: assistant.assistant_id, runId, multitaskStrategy, kwargs }, request)
         : undefined;
       const afterMs = Math.round((request.after_seconds ?? 0) * 1000);
-      const reserved = afterMs <= 0 && worker.tryReserve();
-      let created;
-      try {
-        created = await insertRun(deps.sql, {
+      return worker.submit(afterMs, (startAs) =>
+        insertRun(deps.sql, {
           runId,
           threadId,
           assistantId: assistant.assistant_id,
@@ -215,20 +236,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
           afterMs,
           thread: stateless ? 'new' : request.if_not_exists === 'create' ? 'create' : 'existing',
           temporaryThread: temporary,
-          startAs: reserved ? { owner, leaseMs: settings.leaseMs } : undefined,
+          startAs,
           visible: allowed?.visible,
-        });
-      } catch (err) {
-        if (reserved) worker.unreserve();
-        throw err;
-      }
-      if (created.started) worker.startReserved(created.run);
-      else {
-        if (reserved) worker.unreserve();
-        if (afterMs > 0) worker.wakeAt(afterMs);
-        else if (!created.behindThread) worker.poke();
-      }
-      return created.run;
+        }),
+      );
     },
 
     get: (threadId, runId, visible) => runs.get(threadId, runId, visible),

@@ -1,4 +1,4 @@
-import { joinStreamQuerySchema } from '@platform/agent-server-runs';
+import { joinStreamQuerySchema } from '@platform/agent-server-run-records';
 import { parametersOf } from '@platform/openapi';
 import { deleteQuery, graphQuery, subgraphsQuery } from '../assistants.schemas';
 import { historyQuery, stateQuery } from '../threads.schemas';

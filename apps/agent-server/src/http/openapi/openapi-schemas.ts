@@ -1,4 +1,4 @@
-import { MULTITASK_STRATEGIES, RUN_STATUSES } from '@platform/agent-server-runs';
+import { MULTITASK_STRATEGIES, RUN_STATUSES } from '@platform/agent-server-run-records';
 import { THREAD_STATUSES } from '@platform/agent-server-threads';
 import { arrayOf, bool, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSchema } from '@platform/agent-server-runs';
+import { protocolCommandSchema } from '@platform/agent-server-thread-protocol';
+import { cancelManyBodySchema, commandSchema, runCreateSchema } from '@platform/agent-server-run-records';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
 import * as assistants from '../assistants.schemas';
 import * as crons from '../crons.schemas';

@@ -1,4 +1,10 @@
-import { cancelManyQuerySchema, cancelQuerySchema, joinQuerySchema, joinStreamQuerySchema, listRunsQuerySchema } from '@platform/agent-server-runs';
+import {
+  cancelManyQuerySchema,
+  cancelQuerySchema,
+  joinQuerySchema,
+  joinStreamQuerySchema,
+  listRunsQuerySchema,
+} from '@platform/agent-server-run-records';
 import { parametersOf } from '@platform/openapi';
 import { getItemQuery } from '../store.schemas';
 import { arrayOf, bool, dict, int, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';

@@ -1,0 +1,12 @@
+export * from './run';
+export * from './run-request.schema';
+export { buildRunKwargs, newRunMetadata, requestConfig, type AssistantResolver, type RunAssistant } from './run-kwargs';
+export { cachedAssistantResolver, type CachedAssistantResolver } from './cached-assistant-resolver';
+export { authorizeRunCreate } from './run-create-access';
+export { insertRun, THREAD_BUSY_MESSAGE, type CreatedRun, type NewRun } from './run-create.sql';
+export type { InflightRun } from './run-cancel.sql';
+export { createRunRepository, noAssistantFor, runNotFound, threadNotFound, type CancelFilter, type RunPosition, type RunRepository } from './run.repository';
+export { searchRuns, type RunSearchCursor, type RunSearchPage, type RunSearchQuery } from './run-search';
+export { donePayload, eventsPayload, parseEventSignal, RUN_CHANNELS, type RunEventSignal } from './run-channels';
+export { msInterval, RUN_COLUMNS, runColumns, toRunRecord, type RunRow } from './run-rows';
+export { uuid7 } from './uuid7';

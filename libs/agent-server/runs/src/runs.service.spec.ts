@@ -1,0 +1,126 @@
+import { AIMessage } from '@langchain/core/messages';
+import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
+import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
+import { createGraphRegistry, type GraphExport } from '@platform/agent-server-graphs';
+import { runCreateSchema } from '@platform/agent-server-run-records';
+import { openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
+import { silentLogger } from '@platform/logging';
+import { createRunService, type RunService, type RunTarget } from './runs.service';
+import { TEST_RUN_SETTINGS } from './runs.testing';
+
+jest.setTimeout(60_000);
+
+/** A gate the `held` graph waits on: runs stay running until the test opens it. */
+let open: () => void = () => undefined;
+let gate: Promise<void> = Promise.resolve();
+const closeGate = () => {
+  gate = new Promise((resolve) => (open = resolve));
+};
+
+function heldGraph() {
+  return new StateGraph(MessagesAnnotation)
+    .addNode('agent', async () => {
+      await gate;
+      return { messages: [new AIMessage('done')] };
+    })
+    .addEdge('__start__', 'agent')
+    .addEdge('agent', '__end__')
+    .compile();
+}
+
+/**
+ * A started run service with one slot, and no poll or sweep within a test: what starts a queued run is the queue's
+ * own signal (a run that ends claims the next), not the safety nets.
+ */
+async function startOneSlotService(): Promise<{ runs: RunService; close(): Promise<void> }> {
+  const database = await openRunsTestDatabase();
+  const { prisma, sql, notifications } = database.db;
+  const checkpointer = new PrismaCheckpointSaver(prisma);
+  const registry = createGraphRegistry({ graphs: { held: { source: heldGraph() as unknown as GraphExport } }, checkpointer });
+  const assistants = createAssistantRepository(prisma);
+  await syncSystemAssistants(assistants, registry);
+  const settings = { ...TEST_RUN_SETTINGS, concurrency: 1, pollMs: 600_000, sweepMs: 600_000, leaseMs: 600_000 };
+  const runs = createRunService({ sql, notifications, registry, checkpointer, assistants, logger: silentLogger, settings });
+  await runs.start();
+  return {
+    runs,
+    close: async () => {
+      open();
+      await runs.stop();
+      await database.close();
+    },
+  };
+}
+
+describe('RunService on its replica queue: the fast path (one slot, no poll, no sweep)', () => {
+  let service: Awaited<ReturnType<typeof startOneSlotService>>;
+  let runs: RunService;
+  beforeAll(async () => {
+    service = await startOneSlotService();
+    runs = service.runs;
+  });
+  afterAll(() => service.close());
+  afterEach(() => open());
+
+  const create = (target: RunTarget, request: Record<string, unknown> = {}) =>
+    runs.create(target, runCreateSchema.parse({ assistant_id: 'held', input: { messages: [{ role: 'user', content: 'hi' }] }, ...request }));
+  const stateless: RunTarget = { threadId: null };
+
+  /**
+   * Waits until this replica has its slot free and no claim of its own in flight (one runs on start, and after a run
+   * ended while others were queued): until then a new run is queued rather than started. Creates runs until one
+   * starts at once, each to its end. A run's end is announced just before its executor returns and frees the slot.
+   */
+  async function settled(): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      const run = await create(stateless);
+      await runs.waitForEnd(run.run_id);
+      await new Promise((resolve) => setTimeout(resolve, run.status === 'running' ? 0 : 50));
+      if (run.status === 'running') return;
+    }
+    throw new Error('no run created on the idle replica started at once');
+  }
+
+  it('starts a run created while a slot is free on this replica at once, and queues one created while none is', async () => {
+    await settled();
+    closeGate();
+    const first = await create(stateless);
+    expect(first).toMatchObject({ status: 'running', lease_owner: runs.owner, attempt: 1 });
+    const second = await create(stateless);
+    expect(second).toMatchObject({ status: 'pending', lease_owner: null, attempt: 0 });
+    open();
+    // The slot the first frees goes to the second (claimed with the first's end), which then runs here too.
+    expect(await runs.waitForEnd(first.run_id)).toMatchObject({ status: 'success' });
+    expect(await runs.waitForEnd(second.run_id)).toMatchObject({ status: 'success' });
+  });
+
+  it("starts a run queued behind its thread's run when that one ends", async () => {
+    await settled();
+    closeGate();
+    const first = await create(stateless, { on_completion: 'keep' });
+    expect(first.status).toBe('running');
+    const next = await create({ threadId: first.thread_id });
+    expect(next).toMatchObject({ status: 'pending', thread_id: first.thread_id });
+    open();
+    expect(await runs.waitForEnd(first.run_id)).toMatchObject({ status: 'success' });
+    expect(await runs.waitForEnd(next.run_id)).toMatchObject({ status: 'success' });
+  });
+
+  it('leaves a delayed run pending, and starts it here once it is due', async () => {
+    await settled();
+    const delayed = await create(stateless, { after_seconds: 0.3 });
+    expect(delayed).toMatchObject({ status: 'pending', lease_owner: null });
+    const started = Date.now();
+    expect(await runs.waitForEnd(delayed.run_id)).toMatchObject({ status: 'success' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it('gives the slot back when creating the run fails', async () => {
+    await settled();
+    await expect(create({ threadId: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow('not found');
+    const run = await create(stateless);
+    expect(run).toMatchObject({ status: 'running', lease_owner: runs.owner });
+    expect(await runs.waitForEnd(run.run_id)).toMatchObject({ status: 'success' });
+  });
+});
