@@ -1,7 +1,7 @@
 import { joinStreamQuerySchema } from '@platform/agent-server-runs';
 import { parametersOf } from '@platform/openapi';
-import { deleteQuery, graphQuery, subgraphsQuery } from '../assistants.schemas';
-import { historyQuery, stateQuery } from '../threads.schemas';
+import { deleteQuery, graphQuery, subgraphsQuery } from '../rest/assistants/assistants.schemas';
+import { historyQuery, stateQuery } from '../rest/threads/threads.schemas';
 import { arrayOf, dict, int, object, operation, pathParam, ref, str, uuid } from './openapi-helpers';
 
 const A = 'Assistants';

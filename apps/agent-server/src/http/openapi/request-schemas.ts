@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSchema } from '@platform/agent-server-runs';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
-import * as assistants from '../assistants.schemas';
-import * as crons from '../crons.schemas';
-import * as store from '../store.schemas';
-import { streamBody } from '../thread-protocol.routes';
-import * as threads from '../threads.schemas';
+import * as assistants from '../rest/assistants/assistants.schemas';
+import * as crons from '../rest/crons/crons.schemas';
+import * as store from '../rest/store/store.schemas';
+import { streamBody } from '../thread-protocol/thread-protocol.routes';
+import * as threads from '../rest/threads/threads.schemas';
 
 // The request bodies of the document, generated from the zod schemas the routes validate them with: what the
 // server accepts is what the document says, with no hand-kept copy to drift.

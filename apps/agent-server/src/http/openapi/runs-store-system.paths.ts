@@ -1,6 +1,6 @@
 import { cancelManyQuerySchema, cancelQuerySchema, joinQuerySchema, joinStreamQuerySchema, listRunsQuerySchema } from '@platform/agent-server-runs';
 import { parametersOf } from '@platform/openapi';
-import { getItemQuery } from '../store.schemas';
+import { getItemQuery } from '../rest/store/store.schemas';
 import { arrayOf, bool, dict, int, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
 
 const TR = 'Thread Runs';
