@@ -2,11 +2,18 @@ import type { Response } from 'express';
 import type { RunRecord, RunService, StoredEvent } from '@platform/agent-server-runs';
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import type { Logger } from '@platform/logging';
-import { toA2aError } from './a2a-errors';
-import { isAi, messagesOf, textOf, type StateMessage } from './a2a-task';
-import type { A2aTasks } from './a2a-tasks';
-import type { A2aMessage, A2aStreamEvent, A2aTaskStatus } from './a2a.types';
-import { rpcError, rpcResult, type JsonRpcErrorObject, type JsonRpcId } from '../common/json-rpc';
+import {
+  isAi,
+  messagesOf,
+  textOf,
+  toA2aError,
+  type A2aMessage,
+  type A2aStreamEvent,
+  type A2aTaskStatus,
+  type A2aTasks,
+  type StateMessage,
+} from '@platform/agent-server-a2a';
+import { rpcError, rpcResult, type JsonRpcErrorObject, type JsonRpcId } from '@platform/json-rpc';
 import { SseWriter } from '../common/sse';
 
 export interface A2aStreamOptions {

@@ -2,14 +2,22 @@ import type { Response } from 'express';
 import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import { requestContext } from '@platform/http-server';
-import { A2A_ERRORS, toA2aError } from './a2a-errors';
+import {
+  A2A_ERRORS,
+  V1_METHODS,
+  V1_PUSH_NOTIFICATION_METHODS,
+  V1_STREAM_METHODS,
+  startV1Task,
+  subscribableRun,
+  toA2aError,
+  toV1Error,
+  toV1StreamResponse,
+  type A2aTasks,
+  type A2aV1Context,
+} from '@platform/agent-server-a2a';
+import { JSON_RPC, JsonRpcError, rpcError, rpcResult, type JsonRpcRequest } from '@platform/json-rpc';
 import { accessOf } from '../common/deployment-auth.middleware';
 import { streamA2aTask } from './a2a-stream';
-import type { A2aTasks } from './a2a-tasks';
-import { toV1StreamResponse } from './a2a-v1.mapping';
-import { toV1Error } from './a2a-v1-errors';
-import { V1_METHODS, V1_PUSH_NOTIFICATION_METHODS, V1_STREAM_METHODS, startV1Task, subscribableRun, type A2aV1Context } from './a2a-v1.methods';
-import { JSON_RPC, JsonRpcError, rpcError, rpcResult, type JsonRpcRequest } from '../common/json-rpc';
 import { jsonWhenDone } from '../common/run-responses';
 
 export interface A2aV1HandlerDeps {

@@ -1,22 +1,32 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import type { AssistantRepository } from '@platform/agent-server-assistants';
-import type { Access } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { parseRequest, publicBaseUrlOf, requestContext } from '@platform/http-server';
+import {
+  A2A_ERRORS,
+  A2A_METHODS,
+  A2A_PUSH_NOTIFICATION_METHODS,
+  A2A_VERSION_HEADER,
+  a2aTasks,
+  a2aVersionOf,
+  agentCardV03,
+  agentCardV1,
+  messageSendParamsSchema,
+  taskIdParamsSchema,
+  toA2aError,
+  toV1Error,
+  versionNotSupported,
+  type A2aTasks,
+} from '@platform/agent-server-a2a';
+import { JSON_RPC, JsonRpcError, parseJsonRpcParams, rpcError, rpcResult, type JsonRpcRequest } from '@platform/json-rpc';
 import { accessOf } from '../common/deployment-auth.middleware';
-import { A2A_ERRORS, toA2aError } from './a2a-errors';
+import { readJsonRpcRequest, sendJsonRpc } from '../common/json-rpc';
 import { streamA2aTask } from './a2a-stream';
 import { jsonWhenDone } from '../common/run-responses';
-import { a2aTasks, type A2aTasks } from './a2a-tasks';
-import { messageSendParamsSchema, taskIdParamsSchema, taskQueryParamsSchema } from './a2a.schemas';
-import { agentCardV03, agentCardV1 } from './a2a-v1-card';
-import { toV1Error, versionNotSupported } from './a2a-v1-errors';
 import { a2aV1Handler } from './a2a-v1.handler';
-import { A2A_VERSION_HEADER, a2aVersionOf } from './a2a-version';
-import { JSON_RPC, JsonRpcError, parseJsonRpcParams, readJsonRpcRequest, rpcError, rpcResult, sendJsonRpc, type JsonRpcRequest } from '../common/json-rpc';
 
 export interface A2aRoutesDeps {
   assistants: AssistantRepository;
@@ -33,41 +43,6 @@ export interface A2aRoutesDeps {
 
 // The card's query and the endpoint's path name the agent alike.
 const agentRef = z.object({ assistant_id: z.string().min(1) });
-
-type Method = (tasks: A2aTasks, assistantId: string, params: unknown, access: Access) => Promise<unknown>;
-
-// Methods answered with one JSON-RPC response (`message/stream` and `tasks/resubscribe` stream instead).
-const METHODS: Record<string, Method> = {
-  'message/send': async (tasks, assistantId, params, access) => {
-    const assistant = await tasks.agent(assistantId, access);
-    const parsed = parseJsonRpcParams(messageSendParamsSchema, params ?? {}, 'message/send');
-    const { run, userMessage } = await tasks.start(assistant, parsed, access);
-    const historyLength = parsed.configuration?.historyLength;
-    // `blocking: false`: answer with the task as it begins; the client polls `tasks/get`.
-    if (parsed.configuration?.blocking === false) return tasks.task(run, { userMessage, historyLength });
-    return tasks.settle(run, userMessage, historyLength);
-  },
-  'tasks/get': async (tasks, assistantId, params, access) => {
-    const assistant = await tasks.agent(assistantId, access);
-    const { id, historyLength } = parseJsonRpcParams(taskQueryParamsSchema, params ?? {}, 'tasks/get');
-    return tasks.task(await tasks.run(assistant, id, access), { historyLength });
-  },
-  'tasks/cancel': async (tasks, assistantId, params, access) => {
-    const assistant = await tasks.agent(assistantId, access);
-    const { id } = parseJsonRpcParams(taskIdParamsSchema, params ?? {}, 'tasks/cancel');
-    return tasks.cancel(await tasks.run(assistant, id, access), access);
-  },
-  'agent/getAuthenticatedExtendedCard': () => {
-    throw new JsonRpcError(A2A_ERRORS.AUTHENTICATED_EXTENDED_CARD_NOT_CONFIGURED, 'Authenticated Extended Card is not configured');
-  },
-};
-
-const PUSH_NOTIFICATION_METHODS = new Set([
-  'tasks/pushNotificationConfig/set',
-  'tasks/pushNotificationConfig/get',
-  'tasks/pushNotificationConfig/list',
-  'tasks/pushNotificationConfig/delete',
-]);
 
 /**
  * A2A (JSON-RPC transport) for every assistant: `POST /a2a/{assistant_id}` takes protocol 0.3.0 (`message/send`,
@@ -123,8 +98,8 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
     const id = request.id ?? null;
     const answer = (async () => {
       try {
-        const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
-        if (PUSH_NOTIFICATION_METHODS.has(request.method)) {
+        const method = Object.hasOwn(A2A_METHODS, request.method) ? A2A_METHODS[request.method] : undefined;
+        if (A2A_PUSH_NOTIFICATION_METHODS.has(request.method)) {
           throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
         }
         if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);

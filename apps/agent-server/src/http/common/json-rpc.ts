@@ -1,60 +1,8 @@
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
-import { unstorableTextIssues } from '@platform/errors';
 import { JsonBodyError, malformedRequest, requestContext } from '@platform/http-server';
+import { JSON_RPC, isJsonRpcId, requestIdOf, rpcError, type JsonRpcRequest, type rpcResult } from '@platform/json-rpc';
 
-/** JSON-RPC 2.0 as A2A and MCP use it over HTTP: one request (or notification) per POST. */
-
-export type JsonRpcId = string | number | null;
-
-export interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  /** Absent on a notification, which gets no response. */
-  id?: JsonRpcId;
-  method: string;
-  params?: unknown;
-}
-
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export const JSON_RPC = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-} as const;
-
-/** An error a method handler throws to answer with a JSON-RPC error object. */
-export class JsonRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'JsonRpcError';
-  }
-
-  toObject(): JsonRpcErrorObject {
-    return { code: this.code, message: this.message, ...(this.data === undefined ? {} : { data: this.data }) };
-  }
-}
-
-export const rpcResult = (id: JsonRpcId, result: unknown) => ({ jsonrpc: '2.0' as const, id, result });
-export const rpcError = (id: JsonRpcId, error: JsonRpcErrorObject) => ({ jsonrpc: '2.0' as const, id, error });
-
-const isId = (value: unknown): value is JsonRpcId => value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-
-/** The id of a body that may not be a valid request, to echo in an error response; null when there is none. */
-export function requestIdOf(body: unknown): JsonRpcId {
-  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['id'] : undefined;
-  return isId(id) ? id : null;
-}
+// JSON-RPC 2.0 over HTTP as A2A and MCP use it (one request or notification per POST); the messages are @platform/json-rpc's.
 
 /**
  * The request in a POST body, or the error response it deserves: a body that is not JSON (the JSON parser
@@ -71,30 +19,10 @@ export function readJsonRpcRequest(req: Request): { request: JsonRpcRequest } | 
   }
   const candidate = body as Record<string, unknown>;
   const id = requestIdOf(candidate);
-  if (candidate['jsonrpc'] !== '2.0' || typeof candidate['method'] !== 'string' || ('id' in candidate && !isId(candidate['id']))) {
+  if (candidate['jsonrpc'] !== '2.0' || typeof candidate['method'] !== 'string' || ('id' in candidate && !isJsonRpcId(candidate['id']))) {
     return { error: rpcError(id, { code: JSON_RPC.INVALID_REQUEST, message: 'Invalid Request: "jsonrpc" must be "2.0", "method" a string, "id" a string, number or null' }) };
   }
   return { request: candidate as unknown as JsonRpcRequest };
-}
-
-/**
- * A method's params checked against a schema, or an invalid-params error (-32602) naming every field that is
- * wrong: `Invalid params for tools/call: name: ...; arguments: ...`, the issues also as `data`.
- */
-export function parseJsonRpcParams<S extends z.ZodType>(schema: S, params: unknown, method: string): z.infer<S> {
-  const parsed = schema.safeParse(params);
-  const issues = parsed.success
-    ? unstorableTextIssues(parsed.data, 'body').map((issue) => ({ path: issue.loc.slice(1).map(String), message: issue.msg }))
-    : parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
-  if (parsed.success && issues.length === 0) return parsed.data;
-  const text = issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`).join('; ');
-  throw new JsonRpcError(JSON_RPC.INVALID_PARAMS, `Invalid params for ${method}: ${text}`, { issues });
-}
-
-/** The error object for anything a handler threw: its own JSON-RPC error, or an internal error naming the cause. */
-export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
-  if (err instanceof JsonRpcError) return err.toObject();
-  return { code: JSON_RPC.INTERNAL_ERROR, message: err instanceof Error ? err.message : String(err) };
 }
 
 /** Sends one JSON-RPC response. JSON-RPC errors travel with HTTP 200, except a body that could not be read (400). */

@@ -8,18 +8,24 @@ import {
   JSON_RPC,
   JsonRpcError,
   parseJsonRpcParams,
-  readJsonRpcRequest,
   requestIdOf,
   rpcError,
   rpcResult,
-  sendJsonRpc,
   toJsonRpcError,
   type JsonRpcErrorObject,
   type JsonRpcRequest,
-} from '../common/json-rpc';
+} from '@platform/json-rpc';
+import {
+  callTool,
+  callToolParams,
+  initializeParams,
+  listTools,
+  listToolsParams,
+  negotiateProtocolVersion,
+  unsupportedVersionHeader,
+} from '@platform/agent-server-mcp';
+import { readJsonRpcRequest, sendJsonRpc } from '../common/json-rpc';
 import { jsonWhenDone } from '../common/run-responses';
-import { callToolParams, initializeParams, listToolsParams, negotiateProtocolVersion, unsupportedVersionHeader } from './mcp-protocol';
-import { callTool, listTools } from './mcp-tools';
 import { accessOf } from '../common/deployment-auth.middleware';
 
 export interface McpRoutesDeps {

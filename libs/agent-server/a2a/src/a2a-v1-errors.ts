@@ -1,5 +1,5 @@
 import { A2A_ERRORS } from './a2a-errors';
-import { JsonRpcError, type JsonRpcErrorObject } from '../common/json-rpc';
+import { JsonRpcError, type JsonRpcErrorObject } from '@platform/json-rpc';
 import { A2A_VERSIONS } from './a2a-version';
 
 /** A2A's own codes added in 1.0. */

@@ -1,5 +1,5 @@
 import { isPlatformError } from '@platform/errors';
-import { JSON_RPC, JsonRpcError, toJsonRpcError, type JsonRpcErrorObject } from '../common/json-rpc';
+import { JSON_RPC, JsonRpcError, toJsonRpcError, type JsonRpcErrorObject } from '@platform/json-rpc';
 
 /** A2A's own JSON-RPC error codes (protocol 0.3.0). */
 export const A2A_ERRORS = {

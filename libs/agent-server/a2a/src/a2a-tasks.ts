@@ -10,7 +10,7 @@ import { A2A_ERRORS, invalidParams, taskNotFound } from './a2a-errors';
 import { messageContent, resumeValue, textOf, toTask, type TaskSource } from './a2a-task';
 import type { MessageSendParams } from './a2a.schemas';
 import type { A2aMessage, A2aPart, A2aTask } from './a2a.types';
-import { JsonRpcError } from '../common/json-rpc';
+import { JsonRpcError } from '@platform/json-rpc';
 
 export interface A2aTaskDeps {
   assistants: AssistantRepository;

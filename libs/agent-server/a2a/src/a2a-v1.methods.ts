@@ -17,7 +17,7 @@ import {
   type V1SendMessageParams,
 } from './a2a-v1.schemas';
 import type { A2aV1ListTasksResponse, A2aV1StreamResponse, A2aV1Task } from './a2a-v1.types';
-import { JsonRpcError, parseJsonRpcParams } from '../common/json-rpc';
+import { JsonRpcError, parseJsonRpcParams } from '@platform/json-rpc';
 
 export interface A2aV1Context {
   tasks: A2aTasks;

@@ -3,7 +3,7 @@ import type { Access, AccessFilter } from '@platform/agent-server-auth';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { runCreateSchema, type RunRecord, type RunService } from '@platform/agent-server-runs';
 import { isPlatformError } from '@platform/errors';
-import { JSON_RPC, JsonRpcError } from '../common/json-rpc';
+import { JSON_RPC, JsonRpcError } from '@platform/json-rpc';
 import { assignToolNames } from './mcp-tool-names';
 
 export interface McpToolsDeps {
