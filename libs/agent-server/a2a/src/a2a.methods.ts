@@ -1,13 +1,13 @@
 import type { Access } from '@platform/agent-server-auth';
-import { JsonRpcError, parseJsonRpcParams } from '@platform/json-rpc';
+import { JSON_RPC, JsonRpcError, parseJsonRpcParams } from '@platform/json-rpc';
 import { A2A_ERRORS } from './a2a-errors';
 import type { A2aTasks } from './a2a-tasks';
 import { messageSendParamsSchema, taskIdParamsSchema, taskQueryParamsSchema } from './a2a.schemas';
 
 export type A2aMethod = (tasks: A2aTasks, assistantId: string, params: unknown, access: Access) => Promise<unknown>;
 
-/** The A2A 0.3 methods answered with one JSON-RPC response (`message/stream` and `tasks/resubscribe` stream instead). */
-export const A2A_METHODS: Record<string, A2aMethod> = {
+// The A2A 0.3 methods answered with one JSON-RPC response (`message/stream` and `tasks/resubscribe` stream instead).
+const A2A_METHODS: Record<string, A2aMethod> = {
   'message/send': async (tasks, assistantId, params, access) => {
     const assistant = await tasks.agent(assistantId, access);
     const parsed = parseJsonRpcParams(messageSendParamsSchema, params ?? {}, 'message/send');
@@ -32,10 +32,20 @@ export const A2A_METHODS: Record<string, A2aMethod> = {
   },
 };
 
-/** Methods of push notifications, which this server does not send. */
-export const A2A_PUSH_NOTIFICATION_METHODS = new Set([
+const PUSH_NOTIFICATION_METHODS = new Set([
   'tasks/pushNotificationConfig/set',
   'tasks/pushNotificationConfig/get',
   'tasks/pushNotificationConfig/list',
   'tasks/pushNotificationConfig/delete',
 ]);
+
+/**
+ * The A2A 0.3 method of a JSON-RPC request answered with one response; PushNotificationNotSupportedError for the
+ * push notification methods, MethodNotFound for any other.
+ */
+export function a2aMethod(name: string): A2aMethod {
+  if (PUSH_NOTIFICATION_METHODS.has(name)) throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
+  const method = Object.hasOwn(A2A_METHODS, name) ? A2A_METHODS[name] : undefined;
+  if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${name}`);
+  return method;
+}

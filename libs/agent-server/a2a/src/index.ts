@@ -2,7 +2,7 @@ export type * from './a2a.types';
 export type * from './a2a-v1.types';
 export { a2aTasks, userMessageOf, type A2aTaskDeps, type A2aTasks } from './a2a-tasks';
 export { isAi, isTerminal, messagesOf, textOf, toTask, type StateMessage, type TaskSource } from './a2a-task';
-export { A2A_METHODS, A2A_PUSH_NOTIFICATION_METHODS, type A2aMethod } from './a2a.methods';
+export { a2aMethod, type A2aMethod } from './a2a.methods';
 export {
   V1_METHODS,
   V1_PUSH_NOTIFICATION_METHODS,

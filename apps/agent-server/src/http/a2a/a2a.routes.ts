@@ -6,10 +6,8 @@ import type { RunService } from '@platform/agent-server-runs';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { parseRequest, publicBaseUrlOf, requestContext } from '@platform/http-server';
 import {
-  A2A_ERRORS,
-  A2A_METHODS,
-  A2A_PUSH_NOTIFICATION_METHODS,
   A2A_VERSION_HEADER,
+  a2aMethod,
   a2aTasks,
   a2aVersionOf,
   agentCardV03,
@@ -21,7 +19,7 @@ import {
   versionNotSupported,
   type A2aTasks,
 } from '@platform/agent-server-a2a';
-import { JSON_RPC, JsonRpcError, parseJsonRpcParams, rpcError, rpcResult, type JsonRpcRequest } from '@platform/json-rpc';
+import { parseJsonRpcParams, rpcError, rpcResult, type JsonRpcRequest } from '@platform/json-rpc';
 import { accessOf } from '../common/deployment-auth.middleware';
 import { readJsonRpcRequest, sendJsonRpc } from '../common/json-rpc';
 import { streamA2aTask } from './a2a-stream';
@@ -98,11 +96,7 @@ export function a2aRoutes(deps: A2aRoutesDeps): Router {
     const id = request.id ?? null;
     const answer = (async () => {
       try {
-        const method = Object.hasOwn(A2A_METHODS, request.method) ? A2A_METHODS[request.method] : undefined;
-        if (A2A_PUSH_NOTIFICATION_METHODS.has(request.method)) {
-          throw new JsonRpcError(A2A_ERRORS.PUSH_NOTIFICATION_NOT_SUPPORTED, 'Push notifications are not supported');
-        }
-        if (!method) throw new JsonRpcError(JSON_RPC.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+        const method = a2aMethod(request.method);
         return rpcResult(id, await method(tasks, assistant_id, request.params, accessOf(res)));
       } catch (err) {
         const { internal, ...error } = toA2aError(err);
