@@ -17,7 +17,6 @@ import {
   toA2aError,
   toV1Error,
   versionNotSupported,
-  type A2aTasks,
 } from '@platform/agent-server-a2a';
 import { parseJsonRpcParams, rpcError, rpcResult, type JsonRpcRequest } from '@platform/json-rpc';
 import { accessOf } from '../common/deployment-auth.middleware';
