@@ -8,6 +8,7 @@ import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { a2aRoutes } from './http/a2a/a2a.routes';
 import { assistantThreadsDeleter } from './http/rest/assistants/assistant-threads';
 import { assistantsRoutes } from './http/rest/assistants/assistants.routes';
@@ -70,6 +71,8 @@ export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   const http = deps.http ?? {};
+  // The routes declared with their schemas (served, and described in /openapi.json even where `http` turns them off).
+  const store = storeRoutes({ store: deps.store });
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
@@ -91,7 +94,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
         app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
       }
-      if (!http.disable_store) app.use(storeRoutes({ store: deps.store }));
+      if (!http.disable_store) mountRoutes(app, store);
       if (!http.disable_threads) app.use(threadsRoutes(deps.threads));
       if (!http.disable_assistants) app.use(
         assistantsRoutes({
@@ -115,7 +118,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version }));
+      app.use(docsRoutes({ version: deps.version, routes: store }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

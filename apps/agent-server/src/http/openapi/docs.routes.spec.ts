@@ -4,6 +4,7 @@ import express, { type Express, type Router } from 'express';
 import request from 'supertest';
 import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
+import { openApiPath, type DeclaredRoute } from '@platform/openapi';
 import { a2aRoutes } from '../a2a/a2a.routes';
 import { assistantsRoutes } from '../rest/assistants/assistants.routes';
 import { cronsRoutes } from '../rest/crons/crons.routes';
@@ -23,7 +24,9 @@ type Doc = {
   tags: { name: string }[];
 };
 
-const doc = agentServerOpenApi({ version: '1.2.3' }) as unknown as Doc;
+// The declared routes (their handlers never run here).
+const declared = storeRoutes({} as never);
+const doc = agentServerOpenApi({ version: '1.2.3', routes: declared }) as unknown as Doc;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 function refsIn(value: unknown, found: string[] = []): string[] {
@@ -47,6 +50,8 @@ function routesOf(router: Router): string[] {
       Object.keys(layer.route!.methods).filter((method) => method !== '_all').map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
     );
 }
+
+const declaredKeys = (routes: readonly DeclaredRoute[]) => routes.map((r) => `${r.method.toUpperCase()} ${openApiPath(r.path)}`);
 
 describe('the OpenAPI document', () => {
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -103,11 +108,11 @@ describe('the OpenAPI document', () => {
       ...routesOf(threadProtocolRoutes({} as never)),
       ...routesOf(runsRoutes({} as never)),
       ...routesOf(cronsRoutes({} as never)),
-      ...routesOf(storeRoutes({} as never)),
+      ...declaredKeys(declared),
       ...routesOf(a2aRoutes({ threads: {} } as never)),
       ...routesOf(mcpRoutes({} as never)),
       ...routesOf(infoRoutes({ version: 'x', tracing: false })),
-      ...routesOf(docsRoutes()).filter((route) => !route.includes('/docs/')),
+      ...routesOf(docsRoutes({ routes: declared })).filter((route) => !route.includes('/docs/')),
     ];
     // The document writes `/mcp/` as the reference does; the router serves it as `/mcp` (trailing slash optional).
     const described = new Set(operations.map((o) => o.key.replace(/(.)\/$/, '$1')));
@@ -122,7 +127,8 @@ describe('the OpenAPI document', () => {
     const schemas = doc.components.schemas as Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }>;
     expect(Object.keys(schemas.RunCreateStateful.properties ?? {})).toEqual(expect.arrayContaining(['assistant_id', 'durability', 'checkpoint_during', 'if_not_exists']));
     expect(schemas.RunCreateStateful.required).toEqual(['assistant_id']);
-    expect(Object.keys(schemas.StorePutRequest.properties ?? {})).toEqual(expect.arrayContaining(['namespace', 'key', 'value', 'index', 'ttl']));
+    const putItem = doc.paths['/store/items'].put as unknown as { requestBody: { content: { 'application/json': { schema: { properties: object } } } } };
+    expect(Object.keys(putItem.requestBody.content['application/json'].schema.properties)).toEqual(expect.arrayContaining(['namespace', 'key', 'value', 'index', 'ttl']));
     expect(schemas.Run.properties?.status.enum).toEqual(['pending', 'running', 'success', 'error', 'timeout', 'interrupted']);
   });
 
@@ -151,7 +157,7 @@ describe('GET /openapi.json and /docs behind the gateway prefix', () => {
       logger: silentLogger,
       identity: { secret: 'test-internal-secret-123', publicPaths: isDocsPath },
       routes: (routes) => {
-        routes.use(docsRoutes({ version: '1.2.3' }));
+        routes.use(docsRoutes({ version: '1.2.3', routes: declared }));
       },
     });
     // The gateway serves a deployment under its prefix and forwards the rest of the path.

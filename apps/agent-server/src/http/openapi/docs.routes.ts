@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { docsRoutes as openApiDocsRoutes } from '@platform/openapi';
+import { docsRoutes as openApiDocsRoutes, type DeclaredRoute } from '@platform/openapi';
 import { agentServerOpenApi } from './openapi';
 
 /**
@@ -12,6 +12,6 @@ export { isDocsPath } from '@platform/openapi';
  * `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (Swagger UI on it). Every URL is relative: behind the gateway
  * the server lives under `/deployments/{id}`, which it never sees, so "Try it out" aims at that prefix.
  */
-export function docsRoutes(options: { version?: string } = {}): Router {
-  return openApiDocsRoutes(agentServerOpenApi({ version: options.version ?? '0.0.0' }), { title: 'Agent Server API', server: 'prefix' });
+export function docsRoutes(options: { version?: string; routes: readonly DeclaredRoute[] }): Router {
+  return openApiDocsRoutes(agentServerOpenApi({ version: options.version ?? '0.0.0', routes: options.routes }), { title: 'Agent Server API', server: 'prefix' });
 }

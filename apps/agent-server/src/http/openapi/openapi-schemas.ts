@@ -18,8 +18,6 @@ const assistantFields = {
 
 const checkpoint = object({ thread_id: str(), checkpoint_ns: str(), checkpoint_id: str(), checkpoint_map: dict() });
 
-const item = { namespace: arrayOf(str()), key: str(), value: dict(), created_at: dateTime, updated_at: dateTime };
-
 /** The component schemas of the Agent Server API. */
 export const componentSchemas: Record<string, Schema> = {
   Config: {
@@ -96,8 +94,6 @@ export const componentSchemas: Record<string, Schema> = {
     enabled: bool(),
     timezone: str(),
   }),
-  Item: object(item, ['namespace', 'key', 'value']),
-  SearchItem: object({ ...item, score: { type: ['number', 'null'], description: 'Cosine similarity to the query; null when unranked' } }),
   JsonRpcRequest: object(
     {
       jsonrpc: oneOfEnum(['2.0']),

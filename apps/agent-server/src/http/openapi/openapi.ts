@@ -1,7 +1,8 @@
+import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
 import { assistantsPaths, threadsPaths } from './assistants-threads.paths';
 import { componentSchemas } from './openapi-schemas';
 import { requestSchemas } from './request-schemas';
-import { a2aPaths, cronsPaths, mcpPaths, statelessRunsPaths, storePaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
+import { a2aPaths, cronsPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
 
 const TAGS = [
   ['Assistants', 'Configured instances of a graph'],
@@ -15,8 +16,12 @@ const TAGS = [
   ['System', 'Health checks and server info'],
 ] as const;
 
-/** The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`). */
-export function agentServerOpenApi(options: { version: string }): Record<string, unknown> {
+/**
+ * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): the operations of the declared routes
+ * (`routes`, today the store's) generated from their schemas, the others' still written in this folder.
+ */
+export function agentServerOpenApi(options: { version: string; routes: readonly DeclaredRoute[] }): Record<string, unknown> {
+  const declared = openApiDocument({ title: 'Agent Server', version: options.version }, options.routes);
   return {
     openapi: '3.1.0',
     info: {
@@ -33,14 +38,15 @@ export function agentServerOpenApi(options: { version: string }): Record<string,
       ...threadRunsPaths,
       ...statelessRunsPaths,
       ...cronsPaths,
-      ...storePaths,
+      ...declared.paths,
       ...a2aPaths,
       ...mcpPaths,
       ...systemPaths,
     },
     components: {
       // Responses described by hand; request bodies generated from the zod schemas that validate them.
-      schemas: { ...componentSchemas, ...requestSchemas() },
+      // (`declared`'s own are those of the declared routes.)
+      schemas: { ...declared.components.schemas, ...componentSchemas, ...requestSchemas() },
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key of the organization hosting the deployment' } },
     },
     security: [{ apiKey: [] }],

@@ -3,7 +3,6 @@ import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSc
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
 import * as assistants from '../rest/assistants/assistants.schemas';
 import * as crons from '../rest/crons/crons.schemas';
-import * as store from '../rest/store/store.schemas';
 import { streamBody } from '../thread-protocol/thread-protocol.routes';
 import * as threads from '../rest/threads/threads.schemas';
 
@@ -34,10 +33,6 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   CronPatch: crons.cronPatchBody,
   CronSearchRequest: crons.cronSearchBody,
   CronCountRequest: crons.cronCountBody,
-  StorePutRequest: store.putItemBody,
-  StoreDeleteRequest: store.deleteItemBody,
-  StoreSearchRequest: store.searchItemsBody,
-  StoreListNamespacesRequest: store.listNamespacesBody,
 };
 
 /** The request-body component schemas, as JSON Schema from their zod schemas (and any definitions they need). */

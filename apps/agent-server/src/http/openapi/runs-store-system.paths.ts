@@ -1,12 +1,10 @@
 import { cancelManyQuerySchema, cancelQuerySchema, joinQuerySchema, joinStreamQuerySchema, listRunsQuerySchema } from '@platform/agent-server-runs';
 import { parametersOf } from '@platform/openapi';
-import { getItemQuery } from '../rest/store/store.schemas';
 import { arrayOf, bool, dict, int, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
 
 const TR = 'Thread Runs';
 const SR = 'Stateless Runs';
 const C = 'Crons';
-const S = 'Store';
 const A2A = 'A2A';
 const MCP = 'MCP';
 const SYS = 'System';
@@ -75,24 +73,6 @@ export const cronsPaths = {
   '/runs/crons/{cron_id}': {
     patch: operation(C, 'patch_cron', { summary: 'Update a cron', params: [cronId], body: ref('CronPatch'), response: ref('Cron') }),
     delete: operation(C, 'delete_cron', { summary: 'Delete a cron', params: [cronId] }),
-  },
-};
-
-export const storePaths = {
-  '/store/items': {
-    put: operation(S, 'put_item', { summary: 'Store or replace an item', body: ref('StorePutRequest') }),
-    get: operation(S, 'get_item', {
-      summary: 'Get an item',
-      params: query(getItemQuery, { namespace: 'Namespace labels joined with "."', key: 'Item key', refresh_ttl: "Restart the item's TTL" }),
-      response: ref('Item'),
-    }),
-    delete: operation(S, 'delete_item', { summary: 'Delete an item', body: ref('StoreDeleteRequest') }),
-  },
-  '/store/items/search': {
-    post: operation(S, 'search_items', { summary: 'Search items under a namespace prefix', body: ref('StoreSearchRequest'), response: object({ items: arrayOf(ref('SearchItem')) }) }),
-  },
-  '/store/namespaces': {
-    post: operation(S, 'list_namespaces', { summary: 'List namespaces', body: ref('StoreListNamespacesRequest'), response: object({ namespaces: arrayOf(arrayOf(str())) }) }),
   },
 };
 

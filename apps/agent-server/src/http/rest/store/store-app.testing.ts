@@ -5,6 +5,7 @@ import { PrismaStore, type PrismaStoreOptions } from '@platform/agent-server-sto
 import { createHttpApp } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { createTestDatabase } from '@platform/testing';
 import { storeRoutes } from './store.routes';
 
@@ -33,7 +34,7 @@ export async function startTestStoreApp(options: PrismaStoreOptions = {}): Promi
     logger: silentLogger,
     identity: { secret: TEST_SECRET },
     routes: (routes) => {
-      routes.use(storeRoutes({ store }));
+      mountRoutes(routes, storeRoutes({ store }));
     },
   });
   return {

@@ -36,9 +36,9 @@ const namespaceQuery = z
   .pipe(namespace);
 
 export const getItemQuery = z.object({
-  namespace: namespaceQuery,
-  key: z.string(),
-  refresh_ttl: opt(flag),
+  namespace: namespaceQuery.describe('Namespace labels joined with "."'),
+  key: z.string().describe('Item key'),
+  refresh_ttl: opt(flag).describe("Restart the item's TTL"),
 });
 
 export const searchItemsBody = z.object({
@@ -58,3 +58,18 @@ export const listNamespacesBody = z.object({
   limit: opt(z.number().int().min(1).max(1000)),
   offset: opt(z.number().int().min(0)),
 });
+
+// What the routes answer (documentation; `SameShape` in store.routes.ts keeps it the shape of what they send).
+export const itemResponse = z.object({
+  namespace: z.array(z.string()),
+  key: z.string(),
+  value: z.record(z.string(), z.unknown()),
+  created_at: z.string().describe('ISO 8601'),
+  updated_at: z.string().describe('ISO 8601'),
+});
+
+export const searchItemsResponse = z.object({
+  items: z.array(itemResponse.extend({ score: z.number().nullable().describe('Cosine similarity to the query; null when unranked') })),
+});
+
+export const namespacesResponse = z.object({ namespaces: z.array(z.array(z.string())) });
