@@ -72,6 +72,7 @@ export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   const http = deps.http ?? {};
   // The routes declared with their schemas (served, and described in /openapi.json even where `http` turns them off).
+  const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
   const store = storeRoutes({ store: deps.store });
   return createHttpApp({
     service: 'agent-server',
@@ -89,7 +90,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       if (!http.disable_runs) {
         // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
         // Then runs, the hot path (express tries routers in order).
-        app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
+        mountRoutes(app, crons);
         app.use(runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }));
         // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
         app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
@@ -118,7 +119,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: store }));
+      app.use(docsRoutes({ version: deps.version, routes: [...crons, ...store] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

@@ -25,7 +25,7 @@ type Doc = {
 };
 
 // The declared routes (their handlers never run here).
-const declared = storeRoutes({} as never);
+const declared = [...cronsRoutes({} as never), ...storeRoutes({} as never)];
 const doc = agentServerOpenApi({ version: '1.2.3', routes: declared }) as unknown as Doc;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
@@ -107,7 +107,6 @@ describe('the OpenAPI document', () => {
       ...routesOf(threadsRoutes({} as never)),
       ...routesOf(threadProtocolRoutes({} as never)),
       ...routesOf(runsRoutes({} as never)),
-      ...routesOf(cronsRoutes({} as never)),
       ...declaredKeys(declared),
       ...routesOf(a2aRoutes({ threads: {} } as never)),
       ...routesOf(mcpRoutes({} as never)),

@@ -80,20 +80,6 @@ export const componentSchemas: Record<string, Schema> = {
     ['run_id', 'thread_id', 'assistant_id', 'status'],
   ),
   RunWaitResult: { description: "The run's final state values, or `{\"__error__\": {error, message}}` for a failed run" },
-  Cron: object({
-    cron_id: uuid(),
-    assistant_id: uuid(),
-    thread_id: uuid(),
-    schedule: str(),
-    end_time: dateTime,
-    created_at: dateTime,
-    updated_at: dateTime,
-    next_run_date: dateTime,
-    payload: dict(),
-    metadata: dict(),
-    enabled: bool(),
-    timezone: str(),
-  }),
   JsonRpcRequest: object(
     {
       jsonrpc: oneOfEnum(['2.0']),

@@ -2,7 +2,7 @@ import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
 import { assistantsPaths, threadsPaths } from './assistants-threads.paths';
 import { componentSchemas } from './openapi-schemas';
 import { requestSchemas } from './request-schemas';
-import { a2aPaths, cronsPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
+import { a2aPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
 
 const TAGS = [
   ['Assistants', 'Configured instances of a graph'],
@@ -18,7 +18,7 @@ const TAGS = [
 
 /**
  * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): the operations of the declared routes
- * (`routes`, today the store's) generated from their schemas, the others' still written in this folder.
+ * (`routes`, today the crons' and the store's) generated from their schemas, the others' still written in this folder.
  */
 export function agentServerOpenApi(options: { version: string; routes: readonly DeclaredRoute[] }): Record<string, unknown> {
   const declared = openApiDocument({ title: 'Agent Server', version: options.version }, options.routes);
@@ -37,7 +37,6 @@ export function agentServerOpenApi(options: { version: string; routes: readonly 
       ...threadsPaths,
       ...threadRunsPaths,
       ...statelessRunsPaths,
-      ...cronsPaths,
       ...declared.paths,
       ...a2aPaths,
       ...mcpPaths,

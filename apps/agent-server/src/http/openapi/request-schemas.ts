@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSchema } from '@platform/agent-server-runs';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
 import * as assistants from '../rest/assistants/assistants.schemas';
-import * as crons from '../rest/crons/crons.schemas';
 import { streamBody } from '../thread-protocol/thread-protocol.routes';
 import * as threads from '../rest/threads/threads.schemas';
 
@@ -29,10 +28,6 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   RunCreateStateless: runCreateSchema,
   RunCancelRequest: cancelManyBodySchema,
   Command: commandSchema,
-  CronCreate: crons.cronCreateBody,
-  CronPatch: crons.cronPatchBody,
-  CronSearchRequest: crons.cronSearchBody,
-  CronCountRequest: crons.cronCountBody,
 };
 
 /** The request-body component schemas, as JSON Schema from their zod schemas (and any definitions they need). */

@@ -5,6 +5,7 @@ import { openCronsFixture, type CronsFixture } from '@platform/agent-server-cron
 import { createHttpApp } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { cronsRoutes } from './crons.routes';
 
 const TEST_SECRET = 'test-internal-secret-crons';
@@ -28,7 +29,7 @@ export async function startTestCronsApp(): Promise<TestCronsApp> {
     logger: silentLogger,
     identity: { secret: TEST_SECRET },
     routes: (routes) => {
-      routes.use(cronsRoutes({ ...fixture.deps, threads: fixture.threads }));
+      mountRoutes(routes, cronsRoutes({ ...fixture.deps, threads: fixture.threads }));
     },
   });
   return {

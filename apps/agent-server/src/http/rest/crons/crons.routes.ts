@@ -1,4 +1,5 @@
-import { Router, type Response } from 'express';
+import type { Response } from 'express';
+import { z } from 'zod';
 import { metadataIn } from '@platform/agent-server-auth';
 import {
   countCrons,
@@ -11,7 +12,7 @@ import {
   type CronSelectField,
 } from '@platform/agent-server-crons';
 import type { ThreadRepository } from '@platform/agent-server-threads';
-import { parseRequest } from '@platform/http-server';
+import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
 import {
   CRON_OWN_FIELDS,
@@ -20,7 +21,9 @@ import {
   cronCreateBody,
   cronParams,
   cronPatchBody,
+  cronResponse,
   cronSearchBody,
+  errorResponse,
   threadCronParams,
   type CronCreateBody,
 } from './crons.schemas';
@@ -43,13 +46,17 @@ const select = (cron: Cron, fields: CronSelectField[] | undefined) => {
   return Object.fromEntries(fields.map((field) => [field, row[field]]));
 };
 
+const _cron: SameShape<z.output<typeof cronResponse>, Cron> = true;
+
+const tags = ['Crons'];
+const cronAnswer = { description: 'The cron', schema: cronResponse };
+const notFound = { description: 'Not found', schema: errorResponse };
+
 /**
  * Crons: `/runs/crons*` and `/threads/{id}/runs/crons` of the Agent Server API. Under the deployment's auth, the
  * `crons:*` handlers decide (filters on the cron's metadata), and a cron's firings run as the user who created it.
  */
-export function cronsRoutes(deps: CronsRoutesDeps): Router {
-  const router = Router();
-  const idOf = (params: unknown) => parseRequest(cronParams, params, 'path').cron_id;
+export function cronsRoutes(deps: CronsRoutesDeps): DeclaredRoute[] {
 
   const create = async (res: Response, threadId: string | null, body: CronCreateBody) => {
     const access = accessOf(res);
@@ -73,55 +80,119 @@ export function cronsRoutes(deps: CronsRoutesDeps): Router {
     });
   };
 
-  router.post('/runs/crons', async (req, res) => {
-    res.json(await create(res, null, parseRequest(cronCreateBody, req.body ?? {})));
-  });
+  const createStateless = route(
+    {
+      method: 'post',
+      path: '/runs/crons',
+      operationId: 'create_cron',
+      tags,
+      summary: 'Schedule stateless runs',
+      body: cronCreateBody,
+      responses: { 200: cronAnswer, 404: notFound },
+    },
+    async ({ body }, _req, res) => {
+        res.json(await create(res, null, body));
+    },
+  );
 
-  router.post('/threads/:thread_id/runs/crons', async (req, res) => {
-    const { thread_id } = parseRequest(threadCronParams, req.params, 'path');
-    res.json(await create(res, thread_id, parseRequest(cronCreateBody, req.body ?? {})));
-  });
+  const createOnThread = route(
+    {
+      method: 'post',
+      path: '/threads/:thread_id/runs/crons',
+      operationId: 'create_thread_cron',
+      tags,
+      summary: 'Schedule runs on a thread',
+      params: threadCronParams,
+      body: cronCreateBody,
+      responses: { 200: cronAnswer, 404: notFound },
+    },
+    async ({ params, body }, _req, res) => {
+        res.json(await create(res, params.thread_id, body));
+    },
+  );
 
-  router.post('/runs/crons/search', async (req, res) => {
-    const body = parseRequest(cronSearchBody, req.body ?? {});
-    const limit = body.limit ?? 10;
-    const offset = body.offset ?? 0;
-    const visible = await accessOf(res).authorize('crons:search', { assistant_id: body.assistant_id, thread_id: body.thread_id, limit, offset });
-    const { crons, total } = await searchCrons(deps, { ...body, limit, offset, sortBy: body.sort_by, sortOrder: body.sort_order }, visible);
-    res.set('X-Pagination-Total', String(total));
-    if (offset + crons.length < total) res.set('X-Pagination-Next', String(offset + limit));
-    res.json(crons.map((cron) => select(cron, body.select)));
-  });
+  const search = route(
+    {
+      method: 'post',
+      path: '/runs/crons/search',
+      operationId: 'search_crons',
+      tags,
+      summary: 'Search crons',
+      body: cronSearchBody,
+      responses: { 200: { description: 'The crons (only the fields `select` names, when it does)', schema: z.array(cronResponse) } },
+    },
+    async ({ body }, _req, res) => {
+      const limit = body.limit ?? 10;
+      const offset = body.offset ?? 0;
+      const visible = await accessOf(res).authorize('crons:search', { assistant_id: body.assistant_id, thread_id: body.thread_id, limit, offset });
+      const { crons, total } = await searchCrons(deps, { ...body, limit, offset, sortBy: body.sort_by, sortOrder: body.sort_order }, visible);
+      res.set('X-Pagination-Total', String(total));
+      if (offset + crons.length < total) res.set('X-Pagination-Next', String(offset + limit));
+      res.json(crons.map((cron) => select(cron, body.select)));
+    },
+  );
 
-  router.post('/runs/crons/count', async (req, res) => {
-    const filter = parseRequest(cronCountBody, req.body ?? {});
-    const visible = await accessOf(res).authorize('crons:search', { assistant_id: filter.assistant_id, thread_id: filter.thread_id, limit: 0, offset: 0 });
-    res.json(await countCrons(deps, filter, visible));
-  });
+  const count = route(
+    {
+      method: 'post',
+      path: '/runs/crons/count',
+      operationId: 'count_crons',
+      tags,
+      summary: 'Count crons',
+      body: cronCountBody,
+      responses: { 200: { description: 'How many crons match', schema: z.number().int() } },
+    },
+    async ({ body: filter }, _req, res) => {
+      const visible = await accessOf(res).authorize('crons:search', { assistant_id: filter.assistant_id, thread_id: filter.thread_id, limit: 0, offset: 0 });
+      res.json(await countCrons(deps, filter, visible));
+    },
+  );
 
-  router.patch('/runs/crons/:cron_id', async (req, res) => {
-    const cronId = idOf(req.params);
-    const body = parseRequest(cronPatchBody, req.body ?? {});
-    const payload = without(body, CRON_PATCH_OWN_FIELDS);
-    const value = { cron_id: cronId, payload, schedule: body.schedule, metadata: body.metadata };
-    const visible = await accessOf(res).authorize('crons:update', value);
-    const changes = {
-      schedule: body.schedule,
-      timezone: body.timezone,
-      end_time: body.end_time,
-      enabled: body.enabled,
-      on_run_completed: body.on_run_completed,
-      metadata: metadataIn(value),
-      payload: Object.keys(payload).length > 0 ? payload : undefined,
-    };
-    res.json(await updateCron(deps, cronId, changes, visible));
-  });
+  const patch = route(
+    {
+      method: 'patch',
+      path: '/runs/crons/:cron_id',
+      operationId: 'patch_cron',
+      tags,
+      summary: 'Update a cron',
+      params: cronParams,
+      body: cronPatchBody,
+      responses: { 200: cronAnswer, 404: notFound },
+    },
+    async ({ params, body }, _req, res) => {
+      const cronId = params.cron_id;
+      const payload = without(body, CRON_PATCH_OWN_FIELDS);
+      const value = { cron_id: cronId, payload, schedule: body.schedule, metadata: body.metadata };
+      const visible = await accessOf(res).authorize('crons:update', value);
+      const changes = {
+        schedule: body.schedule,
+        timezone: body.timezone,
+        end_time: body.end_time,
+        enabled: body.enabled,
+        on_run_completed: body.on_run_completed,
+        metadata: metadataIn(value),
+        payload: Object.keys(payload).length > 0 ? payload : undefined,
+      };
+      res.json(await updateCron(deps, cronId, changes, visible));
+    },
+  );
 
-  router.delete('/runs/crons/:cron_id', async (req, res) => {
-    const cronId = idOf(req.params);
-    await deps.crons.delete(cronId, await accessOf(res).authorize('crons:delete', { cron_id: cronId }));
-    res.status(204).end();
-  });
+  const remove = route(
+    {
+      method: 'delete',
+      path: '/runs/crons/:cron_id',
+      operationId: 'delete_cron',
+      tags,
+      summary: 'Delete a cron',
+      params: cronParams,
+      responses: { 204: { description: 'Deleted' }, 404: notFound },
+    },
+    async ({ params }, _req, res) => {
+      const cronId = params.cron_id;
+      await deps.crons.delete(cronId, await accessOf(res).authorize('crons:delete', { cron_id: cronId }));
+      res.status(204).end();
+    },
+  );
 
-  return router;
+  return [createStateless, createOnThread, search, count, patch, remove];
 }

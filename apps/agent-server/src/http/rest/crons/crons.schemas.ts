@@ -87,3 +87,23 @@ export const cronSearchBody = z.object({
 });
 
 export const cronCountBody = z.object(filters);
+
+// What the routes answer (documentation; `SameShape` in crons.routes.ts keeps it the shape of a `Cron`).
+export const cronResponse = z.object({
+  cron_id: z.string(),
+  assistant_id: z.string(),
+  thread_id: z.string().nullable().describe('The thread every firing runs on; null for a stateless cron'),
+  on_run_completed: z.enum(ON_RUN_COMPLETED).nullable(),
+  end_time: z.string().nullable(),
+  schedule: z.string(),
+  timezone: z.string().nullable().describe('IANA time zone the schedule is read in; null: UTC'),
+  created_at: z.string(),
+  updated_at: z.string(),
+  payload: record.describe('The run request each firing creates'),
+  user_id: z.string().nullable(),
+  next_run_date: z.string().nullable(),
+  metadata: record,
+  enabled: z.boolean(),
+});
+
+export const errorResponse = z.object({ detail: z.string() });
