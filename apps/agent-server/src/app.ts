@@ -72,6 +72,11 @@ export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   const http = deps.http ?? {};
   // The routes declared with their schemas (served, and described in /openapi.json even where `http` turns them off).
+  const assistants = assistantsRoutes({
+    assistants: deps.assistants,
+    registry: deps.registry,
+    deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
+  });
   const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
   const store = storeRoutes({ store: deps.store });
   return createHttpApp({
@@ -97,13 +102,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       }
       if (!http.disable_store) mountRoutes(app, store);
       if (!http.disable_threads) app.use(threadsRoutes(deps.threads));
-      if (!http.disable_assistants) app.use(
-        assistantsRoutes({
-          assistants: deps.assistants,
-          registry: deps.registry,
-          deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
-        }),
-      );
+      if (!http.disable_assistants) mountRoutes(app, assistants);
       if (!http.disable_a2a) app.use(
         a2aRoutes({
           assistants: deps.assistants,
@@ -119,7 +118,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...crons, ...store] }));
+      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...crons, ...store] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

@@ -1,74 +1,16 @@
 import { joinStreamQuerySchema } from '@platform/agent-server-runs';
 import { parametersOf } from '@platform/openapi';
-import { deleteQuery, graphQuery, subgraphsQuery } from '../rest/assistants/assistants.schemas';
 import { historyQuery, stateQuery } from '../rest/threads/threads.schemas';
 import { arrayOf, dict, int, object, operation, pathParam, ref, str, uuid } from './openapi-helpers';
 
-const A = 'Assistants';
 const T = 'Threads';
 
-const assistantId = pathParam('assistant_id', 'Assistant id, or a graph id for its system assistant');
 const threadId = pathParam('thread_id', 'Thread id', uuid());
 const checkpointId = pathParam('checkpoint_id', 'Checkpoint id');
 const pagination = { 'X-Pagination-Total': int('Matching items in all'), 'X-Pagination-Next': int('Offset of the next page, when there is one') };
 // Query parameters from the zod schemas the routes parse them with; the descriptions are added here.
 const query = (schema: Parameters<typeof parametersOf>[0], descriptions: Record<string, string> = {}) => parametersOf(schema, 'query', { descriptions });
 const select = { select: 'State fields to return (values, next, tasks, ... or values.<key>)' };
-
-export const assistantsPaths = {
-  '/assistants': {
-    post: operation(A, 'create_assistant', { summary: 'Create an assistant', body: ref('AssistantCreate'), response: ref('Assistant'), errors: { '409': { description: 'The assistant id is taken' } } }),
-  },
-  '/assistants/search': {
-    post: operation(A, 'search_assistants', { summary: 'Search assistants', body: ref('AssistantSearchRequest'), response: arrayOf(ref('Assistant')), headers: pagination }),
-  },
-  '/assistants/count': {
-    post: operation(A, 'count_assistants', { summary: 'Count assistants', body: ref('AssistantCountRequest'), response: int() }),
-  },
-  '/assistants/{assistant_id}': {
-    get: operation(A, 'get_assistant', { summary: 'Get an assistant', params: [assistantId], response: ref('Assistant') }),
-    patch: operation(A, 'patch_assistant', { summary: 'Update an assistant (saved as a new version)', params: [assistantId], body: ref('AssistantPatch'), response: ref('Assistant') }),
-    delete: operation(A, 'delete_assistant', {
-      summary: 'Delete an assistant and its versions',
-      params: [assistantId, ...query(deleteQuery, { delete_threads: 'Also delete the threads whose metadata.assistant_id is this assistant' })],
-    }),
-  },
-  '/assistants/{assistant_id}/graph': {
-    get: operation(A, 'get_assistant_graph', {
-      summary: "Draw the assistant's graph",
-      params: [assistantId, ...query(graphQuery, { xray: 'Include subgraphs (true) or down to this depth' })],
-      response: ref('GraphDrawing'),
-    }),
-  },
-  '/assistants/{assistant_id}/schemas': {
-    get: operation(A, 'get_assistant_schemas', { summary: "JSON Schemas of the graph's input, output, state, config and context", params: [assistantId], response: ref('GraphSchemas') }),
-  },
-  '/assistants/{assistant_id}/subgraphs': {
-    get: operation(A, 'get_assistant_subgraphs', {
-      summary: 'Schemas of the subgraphs, by namespace',
-      params: [assistantId, ...query(subgraphsQuery, { recurse: 'Include nested subgraphs' })],
-      response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
-    }),
-  },
-  '/assistants/{assistant_id}/subgraphs/{namespace}': {
-    get: operation(A, 'get_assistant_subgraphs_by_namespace', {
-      summary: 'Schemas of one subgraph',
-      params: [assistantId, pathParam('namespace', 'Subgraph namespace, e.g. `parent|child`'), ...query(subgraphsQuery, { recurse: 'Look into nested subgraphs' })],
-      response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
-    }),
-  },
-  '/assistants/{assistant_id}/versions': {
-    post: operation(A, 'list_assistant_versions', { summary: 'List versions, newest first', params: [assistantId], body: ref('AssistantVersionsRequest'), response: arrayOf(ref('AssistantVersion')) }),
-  },
-  '/assistants/{assistant_id}/latest': {
-    post: operation(A, 'set_latest_assistant_version', {
-      summary: 'Make a saved version current',
-      params: [assistantId],
-      body: { type: 'object', properties: { version: int() }, required: ['version'] },
-      response: ref('Assistant'),
-    }),
-  },
-};
 
 export const threadsPaths = {
   '/threads': {

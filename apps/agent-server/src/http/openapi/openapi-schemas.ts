@@ -1,46 +1,13 @@
 import { MULTITASK_STRATEGIES, RUN_STATUSES } from '@platform/agent-server-runs';
 import { THREAD_STATUSES } from '@platform/agent-server-threads';
-import { arrayOf, bool, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
+import { arrayOf, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
 
 // The enums come from the libs that define them: the document cannot list a status the server does not have.
-
-const assistantFields = {
-  assistant_id: uuid(),
-  graph_id: str('The graph (from langgraph.json) the assistant runs'),
-  config: ref('Config'),
-  context: dict('Static context passed to the graph'),
-  metadata: dict(),
-  version: int('Current version'),
-  name: str(),
-  description: { type: ['string', 'null'] },
-  created_at: dateTime,
-};
 
 const checkpoint = object({ thread_id: str(), checkpoint_ns: str(), checkpoint_id: str(), checkpoint_map: dict() });
 
 /** The component schemas of the Agent Server API. */
 export const componentSchemas: Record<string, Schema> = {
-  Config: {
-    ...object({ tags: arrayOf(str()), recursion_limit: int(), configurable: dict() }),
-    additionalProperties: true,
-    description: "LangGraph's RunnableConfig",
-  },
-  Assistant: object({ ...assistantFields, updated_at: dateTime }, ['assistant_id', 'graph_id', 'config', 'metadata', 'version', 'name', 'created_at', 'updated_at']),
-  AssistantVersion: object(assistantFields, ['assistant_id', 'graph_id', 'version', 'created_at']),
-  GraphSchemas: object({
-    graph_id: str(),
-    input_schema: dict('JSON Schema'),
-    output_schema: dict('JSON Schema'),
-    state_schema: dict('JSON Schema'),
-    config_schema: dict('JSON Schema'),
-    context_schema: dict('JSON Schema'),
-  }),
-  // As the reference answers subgraphs (the SDK's type names the keys as GraphSchemas does).
-  SubgraphSchemas: object({ state: dict('JSON Schema'), input: dict('JSON Schema'), output: dict('JSON Schema'), config: dict('JSON Schema') }),
-  GraphDrawing: object({
-    nodes: arrayOf(object({ id: { oneOf: [str(), int()] }, type: str(), data: {}, metadata: dict() })),
-    edges: arrayOf(object({ source: str(), target: str(), data: str(), conditional: bool() })),
-  }),
   Thread: object(
     {
       thread_id: uuid(),

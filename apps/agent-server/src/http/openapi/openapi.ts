@@ -1,5 +1,5 @@
 import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
-import { assistantsPaths, threadsPaths } from './assistants-threads.paths';
+import { threadsPaths } from './assistants-threads.paths';
 import { componentSchemas } from './openapi-schemas';
 import { requestSchemas } from './request-schemas';
 import { a2aPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
@@ -18,7 +18,7 @@ const TAGS = [
 
 /**
  * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): the operations of the declared routes
- * (`routes`, today the crons' and the store's) generated from their schemas, the others' still written in this folder.
+ * (`routes`, today the assistants', crons' and store's) generated from their schemas, the others' still written in this folder.
  */
 export function agentServerOpenApi(options: { version: string; routes: readonly DeclaredRoute[] }): Record<string, unknown> {
   const declared = openApiDocument({ title: 'Agent Server', version: options.version }, options.routes);
@@ -33,11 +33,10 @@ export function agentServerOpenApi(options: { version: string; routes: readonly 
     },
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: {
-      ...assistantsPaths,
+      ...declared.paths,
       ...threadsPaths,
       ...threadRunsPaths,
       ...statelessRunsPaths,
-      ...declared.paths,
       ...a2aPaths,
       ...mcpPaths,
       ...systemPaths,

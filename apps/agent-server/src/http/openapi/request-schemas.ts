@@ -1,18 +1,12 @@
 import type { z } from 'zod';
 import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSchema } from '@platform/agent-server-runs';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
-import * as assistants from '../rest/assistants/assistants.schemas';
 import { streamBody } from '../thread-protocol/thread-protocol.routes';
 import * as threads from '../rest/threads/threads.schemas';
 
 // The request bodies of the document, generated from the zod schemas the routes validate them with: what the
 // server accepts is what the document says, with no hand-kept copy to drift.
 const REQUEST_BODIES: Record<string, z.ZodType> = {
-  AssistantCreate: assistants.createBody,
-  AssistantPatch: assistants.patchBody,
-  AssistantSearchRequest: assistants.searchBody,
-  AssistantCountRequest: assistants.countBody,
-  AssistantVersionsRequest: assistants.versionsBody,
   ThreadCreate: threads.createBody,
   ThreadSearchRequest: threads.searchBody,
   ThreadCountRequest: threads.countBody,

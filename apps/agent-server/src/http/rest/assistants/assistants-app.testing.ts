@@ -11,6 +11,7 @@ import { createThreadRepository, type ThreadRepository } from '@platform/agent-s
 import { createHttpApp } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { createTestDatabase } from '@platform/testing';
 import { assistantThreadsDeleter } from './assistant-threads';
 import { assistantsRoutes } from './assistants.routes';
@@ -65,7 +66,7 @@ export async function startTestAssistantsApp(): Promise<TestAssistantsApp> {
     logger: silentLogger,
     identity: { secret: TEST_SECRET },
     routes: (routes) => {
-      routes.use(assistantsRoutes({ assistants, registry, deleteThreadsOf: assistantThreadsDeleter(threads) }));
+      mountRoutes(routes, assistantsRoutes({ assistants, registry, deleteThreadsOf: assistantThreadsDeleter(threads) }));
     },
   });
   return {

@@ -81,9 +81,48 @@ export const graphQuery = z.object({
         return z.NEVER;
       }),
     ]),
-  ),
+  ).describe('Include subgraphs (true) or down to this depth'),
 });
 
-export const subgraphsQuery = z.object({ recurse: opt(flag) });
+export const subgraphsQuery = z.object({ recurse: opt(flag).describe('Include nested subgraphs') });
 
-export const deleteQuery = z.object({ delete_threads: opt(flag) });
+export const deleteQuery = z.object({ delete_threads: opt(flag).describe('Also delete the threads whose metadata.assistant_id is this assistant') });
+
+// Wherever an assistant id is taken, a graph id names its system assistant.
+export const assistantParams = z.object({ assistant_id: z.string().describe('Assistant id, or a graph id for its system assistant') });
+export const subgraphNamespaceParams = assistantParams.extend({ namespace: z.string().describe('Subgraph namespace, e.g. `parent|child`') });
+
+// What the routes answer (documentation; `SameShape` in assistants.routes.ts keeps an assistant the shape of `Assistant`).
+export const assistantResponse = z.object({
+  assistant_id: z.string(),
+  graph_id: z.string().describe('The graph (from langgraph.json) the assistant runs'),
+  config: record.describe("LangGraph's RunnableConfig"),
+  context: record.describe('Static context passed to the graph'),
+  metadata: record,
+  version: z.number().int().describe('Current version'),
+  name: z.string(),
+  description: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const versionResponse = assistantResponse.omit({ updated_at: true });
+
+const jsonSchema = record.describe('JSON Schema');
+
+export const graphSchemasResponse = z.object({
+  graph_id: z.string(),
+  input_schema: jsonSchema.nullable(),
+  output_schema: jsonSchema.nullable(),
+  state_schema: jsonSchema.nullable(),
+  config_schema: jsonSchema.nullable(),
+  context_schema: jsonSchema.nullable(),
+});
+
+// As the reference answers subgraphs (the SDK's type names the keys as GraphSchemas does).
+export const subgraphsResponse = z.record(z.string(), z.object({ state: jsonSchema, input: jsonSchema, output: jsonSchema, config: jsonSchema }).partial());
+
+export const graphDrawingResponse = z.object({
+  nodes: z.array(z.object({ id: z.union([z.string(), z.number().int()]), type: z.string(), data: z.unknown(), metadata: record.optional() })),
+  edges: z.array(z.object({ source: z.string(), target: z.string(), data: z.string().optional(), conditional: z.boolean().optional() })),
+});

@@ -14,6 +14,7 @@ import {
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
+import { notFound } from '../../common/error-responses';
 import {
   CRON_OWN_FIELDS,
   CRON_PATCH_OWN_FIELDS,
@@ -23,7 +24,6 @@ import {
   cronPatchBody,
   cronResponse,
   cronSearchBody,
-  errorResponse,
   threadCronParams,
   type CronCreateBody,
 } from './crons.schemas';
@@ -50,7 +50,6 @@ const _cron: SameShape<z.output<typeof cronResponse>, Cron> = true;
 
 const tags = ['Crons'];
 const cronAnswer = { description: 'The cron', schema: cronResponse };
-const notFound = { description: 'Not found', schema: errorResponse };
 
 /**
  * Crons: `/runs/crons*` and `/threads/{id}/runs/crons` of the Agent Server API. Under the deployment's auth, the

@@ -105,5 +105,3 @@ export const cronResponse = z.object({
   metadata: record,
   enabled: z.boolean(),
 });
-
-export const errorResponse = z.object({ detail: z.string() });
