@@ -77,6 +77,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     registry: deps.registry,
     deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
   });
+  const threads = threadsRoutes(deps.threads);
   const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
   const store = storeRoutes({ store: deps.store });
   return createHttpApp({
@@ -101,7 +102,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
       }
       if (!http.disable_store) mountRoutes(app, store);
-      if (!http.disable_threads) app.use(threadsRoutes(deps.threads));
+      if (!http.disable_threads) mountRoutes(app, threads);
       if (!http.disable_assistants) mountRoutes(app, assistants);
       if (!http.disable_a2a) app.use(
         a2aRoutes({
@@ -118,7 +119,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...crons, ...store] }));
+      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

@@ -1,37 +1,10 @@
 import { MULTITASK_STRATEGIES, RUN_STATUSES } from '@platform/agent-server-runs';
-import { THREAD_STATUSES } from '@platform/agent-server-threads';
 import { arrayOf, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
 
 // The enums come from the libs that define them: the document cannot list a status the server does not have.
 
-const checkpoint = object({ thread_id: str(), checkpoint_ns: str(), checkpoint_id: str(), checkpoint_map: dict() });
-
 /** The component schemas of the Agent Server API. */
 export const componentSchemas: Record<string, Schema> = {
-  Thread: object(
-    {
-      thread_id: uuid(),
-      created_at: dateTime,
-      updated_at: dateTime,
-      state_updated_at: dateTime,
-      metadata: dict(),
-      status: oneOfEnum(THREAD_STATUSES),
-      config: dict(),
-      values: dict('Latest state values'),
-      interrupts: dict('Pending interrupts by task id'),
-    },
-    ['thread_id', 'created_at', 'updated_at', 'metadata', 'status'],
-  ),
-  ThreadState: object({
-    values: {},
-    next: arrayOf(str()),
-    tasks: arrayOf(object({ id: str(), name: str(), error: str(), interrupts: arrayOf(dict()), path: arrayOf({}), checkpoint, state: {}, result: {} })),
-    metadata: dict(),
-    created_at: dateTime,
-    checkpoint,
-    parent_checkpoint: checkpoint,
-    interrupts: arrayOf(dict()),
-  }),
   Run: object(
     {
       run_id: uuid(),

@@ -18,7 +18,7 @@ const TAGS = [
 
 /**
  * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): the operations of the declared routes
- * (`routes`, today the assistants', crons' and store's) generated from their schemas, the others' still written in this folder.
+ * (`routes`, today the assistants', threads', crons' and store's) generated from their schemas, the others' still written in this folder.
  */
 export function agentServerOpenApi(options: { version: string; routes: readonly DeclaredRoute[] }): Record<string, unknown> {
   const declared = openApiDocument({ title: 'Agent Server', version: options.version }, options.routes);

@@ -2,19 +2,10 @@ import type { z } from 'zod';
 import { cancelManyBodySchema, commandSchema, protocolCommandSchema, runCreateSchema } from '@platform/agent-server-runs';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
 import { streamBody } from '../thread-protocol/thread-protocol.routes';
-import * as threads from '../rest/threads/threads.schemas';
 
 // The request bodies of the document, generated from the zod schemas the routes validate them with: what the
 // server accepts is what the document says, with no hand-kept copy to drift.
 const REQUEST_BODIES: Record<string, z.ZodType> = {
-  ThreadCreate: threads.createBody,
-  ThreadSearchRequest: threads.searchBody,
-  ThreadCountRequest: threads.countBody,
-  ThreadPatch: threads.patchBody,
-  ThreadPruneRequest: threads.pruneBody,
-  ThreadStateUpdate: threads.stateUpdateBody,
-  ThreadStateCheckpointRequest: threads.stateAtCheckpointBody,
-  ThreadHistoryRequest: threads.historyBody,
   ThreadProtocolCommand: protocolCommandSchema,
   ThreadProtocolStreamRequest: streamBody,
   // One schema validates every run-creating body: `if_not_exists` applies on a thread, `on_completion` without one.

@@ -20,7 +20,7 @@ import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { InputError } from '@platform/errors';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
-import { errorResponse, notFound } from '../../common/error-responses';
+import { errorResponse, notFound, paginationHeaders } from '../../common/responses.schema';
 import {
   assistantParams,
   assistantResponse,
@@ -87,7 +87,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
       tags,
       summary: 'Search assistants',
       body: searchBody,
-      responses: { 200: { description: 'The assistants (only the fields `select` names, when it does)', schema: z.array(assistantResponse) } },
+      responses: { 200: { description: 'The assistants (only the fields `select` names, when it does)', schema: z.array(assistantResponse), headers: paginationHeaders } },
     },
     async ({ body }, _req, res) => {
       const limit = body.limit ?? 10;

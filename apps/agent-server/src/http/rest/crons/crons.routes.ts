@@ -14,7 +14,7 @@ import {
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
-import { notFound } from '../../common/error-responses';
+import { notFound, paginationHeaders } from '../../common/responses.schema';
 import {
   CRON_OWN_FIELDS,
   CRON_PATCH_OWN_FIELDS,
@@ -118,7 +118,7 @@ export function cronsRoutes(deps: CronsRoutesDeps): DeclaredRoute[] {
       tags,
       summary: 'Search crons',
       body: cronSearchBody,
-      responses: { 200: { description: 'The crons (only the fields `select` names, when it does)', schema: z.array(cronResponse) } },
+      responses: { 200: { description: 'The crons (only the fields `select` names, when it does)', schema: z.array(cronResponse), headers: paginationHeaders } },
     },
     async ({ body }, _req, res) => {
       const limit = body.limit ?? 10;

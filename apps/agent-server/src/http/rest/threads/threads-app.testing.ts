@@ -9,6 +9,7 @@ import { createThreadRepository, createThreadStateService, type ThreadRepository
 import { createHttpApp } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { mountRoutes } from '@platform/openapi';
 import { createTestDatabase } from '@platform/testing';
 import { threadsRoutes } from './threads.routes';
 
@@ -63,7 +64,7 @@ export async function startTestThreadsApp(): Promise<TestThreadsApp> {
     logger: silentLogger,
     identity: { secret: TEST_SECRET },
     routes: (routes) => {
-      routes.use(threadsRoutes({ threads, state }));
+      mountRoutes(routes, threadsRoutes({ threads, state }));
     },
   });
   return {

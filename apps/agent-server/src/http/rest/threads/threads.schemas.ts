@@ -87,7 +87,9 @@ export const pruneBody = z.object({
   strategy: opt(z.enum(['delete', 'keep_latest'])),
 });
 
-export const stateQuery = z.object({ subgraphs: opt(flag), select: opt(stateSelect) });
+const selectState = opt(stateSelect).describe('State fields to return (values, next, tasks, ... or values.<key>)');
+
+export const stateQuery = z.object({ subgraphs: opt(flag).describe('Include subgraph states'), select: selectState });
 
 export const stateUpdateBody = z.object({
   values: z.union([record, z.array(record), z.null()]).optional(),
@@ -105,9 +107,9 @@ export const stateAtCheckpointBody = z.object({
 });
 
 export const historyQuery = z.object({
-  limit: opt(z.coerce.number().int().min(1).max(1000)),
-  before: opt(checkpointId),
-  select: opt(stateSelect),
+  limit: opt(z.coerce.number().int().min(1).max(1000)).describe('Default 10'),
+  before: opt(checkpointId).describe('Checkpoint id'),
+  select: selectState,
 });
 
 // `before` comes as a checkpoint id, a config (`{configurable: {checkpoint_id}}`, the SDK's type) or a checkpoint
@@ -125,4 +127,44 @@ export const historyBody = z.object({
   metadata: opt(record),
   checkpoint: opt(checkpointBody),
   select: opt(stateFields),
+});
+
+// What the routes answer (documentation; `SameShape` in threads.routes.ts keeps a thread the shape of `Thread`).
+const interrupt = z.looseObject({ id: z.string().optional(), value: z.unknown().optional() });
+
+export const threadResponse = z.object({
+  thread_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  state_updated_at: z.string().describe("When the thread's state last changed"),
+  metadata: record,
+  status: z.enum(THREAD_STATUSES),
+  config: record,
+  values: z.unknown().describe('Latest state values'),
+  interrupts: z.record(z.string(), z.array(interrupt)).describe('Pending interrupts by task id'),
+  extracted: record.optional().describe('Only with `extract` in a search'),
+});
+
+const checkpoint = z.object({ thread_id: z.string(), checkpoint_ns: z.string(), checkpoint_id: z.string().nullable(), checkpoint_map: record.nullable() });
+
+export const threadStateResponse = z.object({
+  values: z.unknown(),
+  next: z.array(z.string()),
+  tasks: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      error: z.string().nullable(),
+      interrupts: z.array(interrupt),
+      path: z.array(z.unknown()).optional(),
+      checkpoint: record.nullable(),
+      state: z.unknown().describe("The subgraph's state, with `subgraphs`"),
+      result: z.unknown(),
+    }),
+  ),
+  metadata: record.optional(),
+  created_at: z.string().nullable(),
+  checkpoint: checkpoint.nullable(),
+  parent_checkpoint: checkpoint.nullable(),
+  interrupts: z.array(interrupt).optional(),
 });
