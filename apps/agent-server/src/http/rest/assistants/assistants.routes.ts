@@ -20,7 +20,7 @@ import type { GraphRegistry } from '@platform/agent-server-graphs';
 import { InputError } from '@platform/errors';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
-import { errorResponse, notFound, paginationHeaders } from '../../common/responses.schema';
+import { deleted, errorResponse, notFound, operationsOf, paginationHeaders, setPageHeaders } from '../../common/responses.schema';
 import {
   assistantParams,
   assistantResponse,
@@ -49,8 +49,14 @@ export interface AssistantsRoutesDeps {
 
 const _assistant: SameShape<z.output<typeof assistantResponse>, Assistant> = true;
 
-const tags = ['Assistants'];
-const assistantAnswer = { description: 'The assistant', schema: assistantResponse };
+const op = operationsOf('Assistants');
+const found = { 200: { description: 'The assistant', schema: assistantResponse }, 404: notFound };
+const created = { ...found, 409: { description: 'The assistant id is taken', schema: errorResponse } };
+const page = { 200: { description: 'The assistants (only the fields `select` names, when it does)', schema: z.array(assistantResponse), headers: paginationHeaders } };
+const drawing = { 200: { description: 'Its nodes and edges', schema: graphDrawingResponse }, 404: notFound };
+const schemasFound = { 200: { description: 'The schemas', schema: graphSchemasResponse }, 404: notFound };
+const subgraphsFound = { 200: { description: 'The schemas by namespace', schema: subgraphsResponse }, 404: notFound };
+const versionsFound = { 200: { description: 'The versions, newest first', schema: z.array(versionResponse) }, 404: notFound };
 
 /**
  * `/assistants*` of the Agent Server API. Wherever an assistant id is taken, a graph id names its system assistant.
@@ -63,15 +69,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
     accessOf(res).authorize('assistants:search', { graph_id: filter.graph_id, metadata: filter.metadata, limit, offset });
 
   const create = route(
-    {
-      method: 'post',
-      path: '/assistants',
-      operationId: 'create_assistant',
-      tags,
-      summary: 'Create an assistant',
-      body: createBody,
-      responses: { 200: assistantAnswer, 404: notFound, 409: { description: 'The assistant id is taken', schema: errorResponse } },
-    },
+    { ...op('post', '/assistants', 'create_assistant', 'Create an assistant'), body: createBody, responses: created },
     async ({ body }, _req, res) => {
       const value = { ...body, assistant_id: body.assistant_id ?? randomUUID(), metadata: { ...body.metadata } };
       const visible = await accessOf(res).authorize('assistants:create', value);
@@ -80,51 +78,26 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const search = route(
-    {
-      method: 'post',
-      path: '/assistants/search',
-      operationId: 'search_assistants',
-      tags,
-      summary: 'Search assistants',
-      body: searchBody,
-      responses: { 200: { description: 'The assistants (only the fields `select` names, when it does)', schema: z.array(assistantResponse), headers: paginationHeaders } },
-    },
+    { ...op('post', '/assistants/search', 'search_assistants', 'Search assistants'), body: searchBody, responses: page },
     async ({ body }, _req, res) => {
       const limit = body.limit ?? 10;
       const offset = body.offset ?? 0;
       const query = { metadata: body.metadata, graph_id: body.graph_id, name: body.name, limit, offset, sortBy: body.sort_by, sortOrder: body.sort_order };
       const { items, total } = await searchAssistants(assistants, query, await searchable(res, query, limit, offset));
-      res.set('X-Pagination-Total', String(total));
-      if (offset + items.length < total) res.set('X-Pagination-Next', String(offset + limit));
+      setPageHeaders(res, { total, offset, limit, count: items.length });
       res.json(items.map((assistant) => selectAssistantFields(assistant, body.select)));
     },
   );
 
   const count = route(
-    {
-      method: 'post',
-      path: '/assistants/count',
-      operationId: 'count_assistants',
-      tags,
-      summary: 'Count assistants',
-      body: countBody,
-      responses: { 200: { description: 'How many assistants match', schema: z.number().int() } },
-    },
+    { ...op('post', '/assistants/count', 'count_assistants', 'Count assistants'), body: countBody, responses: { 200: { description: 'How many assistants match', schema: z.number().int() } } },
     async ({ body: filter }, _req, res) => {
       res.json(await assistants.count(filter, await searchable(res, filter, 0, 0)));
     },
   );
 
   const get = route(
-    {
-      method: 'get',
-      path: '/assistants/:assistant_id',
-      operationId: 'get_assistant',
-      tags,
-      summary: 'Get an assistant',
-      params: assistantParams,
-      responses: { 200: assistantAnswer, 404: notFound },
-    },
+    { ...op('get', '/assistants/:assistant_id', 'get_assistant', 'Get an assistant'), params: assistantParams, responses: found },
     async ({ params }, _req, res) => {
       const assistantId = params.assistant_id;
       res.json(await assistants.resolve(assistantId, await readable(res, assistantId)));
@@ -132,16 +105,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const patch = route(
-    {
-      method: 'patch',
-      path: '/assistants/:assistant_id',
-      operationId: 'patch_assistant',
-      tags,
-      summary: 'Update an assistant (saved as a new version)',
-      params: assistantParams,
-      body: patchBody,
-      responses: { 200: assistantAnswer, 404: notFound },
-    },
+    { ...op('patch', '/assistants/:assistant_id', 'patch_assistant', 'Update an assistant (saved as a new version)'), params: assistantParams, body: patchBody, responses: found },
     async ({ params, body }, _req, res) => {
       const assistantId = params.assistant_id;
       const value = { ...body, assistant_id: assistantId };
@@ -151,16 +115,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const remove = route(
-    {
-      method: 'delete',
-      path: '/assistants/:assistant_id',
-      operationId: 'delete_assistant',
-      tags,
-      summary: 'Delete an assistant and its versions',
-      params: assistantParams,
-      query: deleteQuery,
-      responses: { 204: { description: 'Deleted' }, 404: notFound },
-    },
+    { ...op('delete', '/assistants/:assistant_id', 'delete_assistant', 'Delete an assistant and its versions'), params: assistantParams, query: deleteQuery, responses: deleted },
     async ({ params, query }, _req, res) => {
       const assistantId = params.assistant_id;
       const { delete_threads } = query;
@@ -175,16 +130,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const graph = route(
-    {
-      method: 'get',
-      path: '/assistants/:assistant_id/graph',
-      operationId: 'get_assistant_graph',
-      tags,
-      summary: "Draw the assistant's graph",
-      params: assistantParams,
-      query: graphQuery,
-      responses: { 200: { description: 'Its nodes and edges', schema: graphDrawingResponse }, 404: notFound },
-    },
+    { ...op('get', '/assistants/:assistant_id/graph', 'get_assistant_graph', "Draw the assistant's graph"), params: assistantParams, query: graphQuery, responses: drawing },
     async ({ params, query }, _req, res) => {
       const assistantId = params.assistant_id;
       const { xray } = query;
@@ -193,15 +139,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const schemas = route(
-    {
-      method: 'get',
-      path: '/assistants/:assistant_id/schemas',
-      operationId: 'get_assistant_schemas',
-      tags,
-      summary: "JSON Schemas of the graph's input, output, state, config and context",
-      params: assistantParams,
-      responses: { 200: { description: 'The schemas', schema: graphSchemasResponse }, 404: notFound },
-    },
+    { ...op('get', '/assistants/:assistant_id/schemas', 'get_assistant_schemas', "JSON Schemas of the graph's input, output, state, config and context"), params: assistantParams, responses: schemasFound },
     async ({ params }, _req, res) => {
       const assistantId = params.assistant_id;
       res.json(await getAssistantSchemas(deps, assistantId, await readable(res, assistantId)));
@@ -209,16 +147,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const subgraphs = route(
-    {
-      method: 'get',
-      path: '/assistants/:assistant_id/subgraphs',
-      operationId: 'get_assistant_subgraphs',
-      tags,
-      summary: 'Schemas of the subgraphs, by namespace',
-      params: assistantParams,
-      query: subgraphsQuery,
-      responses: { 200: { description: 'The schemas by namespace', schema: subgraphsResponse }, 404: notFound },
-    },
+    { ...op('get', '/assistants/:assistant_id/subgraphs', 'get_assistant_subgraphs', 'Schemas of the subgraphs, by namespace'), params: assistantParams, query: subgraphsQuery, responses: subgraphsFound },
     async ({ params, query }, _req, res) => {
       const assistantId = params.assistant_id;
       const { recurse } = query;
@@ -227,16 +156,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const subgraph = route(
-    {
-      method: 'get',
-      path: '/assistants/:assistant_id/subgraphs/:namespace',
-      operationId: 'get_assistant_subgraphs_by_namespace',
-      tags,
-      summary: 'Schemas of one subgraph',
-      params: subgraphNamespaceParams,
-      query: subgraphsQuery,
-      responses: { 200: { description: 'The schemas by namespace', schema: subgraphsResponse }, 404: notFound },
-    },
+    { ...op('get', '/assistants/:assistant_id/subgraphs/:namespace', 'get_assistant_subgraphs_by_namespace', 'Schemas of one subgraph'), params: subgraphNamespaceParams, query: subgraphsQuery, responses: subgraphsFound },
     async ({ params, query }, _req, res) => {
       const assistantId = params.assistant_id;
       const { recurse } = query;
@@ -245,16 +165,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const versions = route(
-    {
-      method: 'post',
-      path: '/assistants/:assistant_id/versions',
-      operationId: 'list_assistant_versions',
-      tags,
-      summary: 'List versions, newest first',
-      params: assistantParams,
-      body: versionsBody,
-      responses: { 200: { description: 'The versions', schema: z.array(versionResponse) }, 404: notFound },
-    },
+    { ...op('post', '/assistants/:assistant_id/versions', 'list_assistant_versions', 'List versions, newest first'), params: assistantParams, body: versionsBody, responses: versionsFound },
     async ({ params, body }, _req, res) => {
       const assistantId = params.assistant_id;
       const query = { metadata: body.metadata, limit: body.limit ?? 10, offset: body.offset ?? 0 };
@@ -263,16 +174,7 @@ export function assistantsRoutes(deps: AssistantsRoutesDeps): DeclaredRoute[] {
   );
 
   const latest = route(
-    {
-      method: 'post',
-      path: '/assistants/:assistant_id/latest',
-      operationId: 'set_latest_assistant_version',
-      tags,
-      summary: 'Make a saved version current',
-      params: assistantParams,
-      body: latestBody,
-      responses: { 200: assistantAnswer, 404: notFound },
-    },
+    { ...op('post', '/assistants/:assistant_id/latest', 'set_latest_assistant_version', 'Make a saved version current'), params: assistantParams, body: latestBody, responses: found },
     async ({ params, body }, _req, res) => {
       const assistantId = params.assistant_id;
       const { version } = body;

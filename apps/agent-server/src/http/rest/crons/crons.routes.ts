@@ -14,7 +14,7 @@ import {
 import type { ThreadRepository } from '@platform/agent-server-threads';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
-import { notFound, paginationHeaders } from '../../common/responses.schema';
+import { deleted, notFound, operationsOf, paginationHeaders, setPageHeaders } from '../../common/responses.schema';
 import {
   CRON_OWN_FIELDS,
   CRON_PATCH_OWN_FIELDS,
@@ -48,8 +48,9 @@ const select = (cron: Cron, fields: CronSelectField[] | undefined) => {
 
 const _cron: SameShape<z.output<typeof cronResponse>, Cron> = true;
 
-const tags = ['Crons'];
-const cronAnswer = { description: 'The cron', schema: cronResponse };
+const op = operationsOf('Crons');
+const found = { 200: { description: 'The cron', schema: cronResponse }, 404: notFound };
+const page = { 200: { description: 'The crons (only the fields `select` names, when it does)', schema: z.array(cronResponse), headers: paginationHeaders } };
 
 /**
  * Crons: `/runs/crons*` and `/threads/{id}/runs/crons` of the Agent Server API. Under the deployment's auth, the
@@ -80,67 +81,33 @@ export function cronsRoutes(deps: CronsRoutesDeps): DeclaredRoute[] {
   };
 
   const createStateless = route(
-    {
-      method: 'post',
-      path: '/runs/crons',
-      operationId: 'create_cron',
-      tags,
-      summary: 'Schedule stateless runs',
-      body: cronCreateBody,
-      responses: { 200: cronAnswer, 404: notFound },
-    },
+    { ...op('post', '/runs/crons', 'create_cron', 'Schedule stateless runs'), body: cronCreateBody, responses: found },
     async ({ body }, _req, res) => {
         res.json(await create(res, null, body));
     },
   );
 
   const createOnThread = route(
-    {
-      method: 'post',
-      path: '/threads/:thread_id/runs/crons',
-      operationId: 'create_thread_cron',
-      tags,
-      summary: 'Schedule runs on a thread',
-      params: threadCronParams,
-      body: cronCreateBody,
-      responses: { 200: cronAnswer, 404: notFound },
-    },
+    { ...op('post', '/threads/:thread_id/runs/crons', 'create_thread_cron', 'Schedule runs on a thread'), params: threadCronParams, body: cronCreateBody, responses: found },
     async ({ params, body }, _req, res) => {
         res.json(await create(res, params.thread_id, body));
     },
   );
 
   const search = route(
-    {
-      method: 'post',
-      path: '/runs/crons/search',
-      operationId: 'search_crons',
-      tags,
-      summary: 'Search crons',
-      body: cronSearchBody,
-      responses: { 200: { description: 'The crons (only the fields `select` names, when it does)', schema: z.array(cronResponse), headers: paginationHeaders } },
-    },
+    { ...op('post', '/runs/crons/search', 'search_crons', 'Search crons'), body: cronSearchBody, responses: page },
     async ({ body }, _req, res) => {
       const limit = body.limit ?? 10;
       const offset = body.offset ?? 0;
       const visible = await accessOf(res).authorize('crons:search', { assistant_id: body.assistant_id, thread_id: body.thread_id, limit, offset });
       const { crons, total } = await searchCrons(deps, { ...body, limit, offset, sortBy: body.sort_by, sortOrder: body.sort_order }, visible);
-      res.set('X-Pagination-Total', String(total));
-      if (offset + crons.length < total) res.set('X-Pagination-Next', String(offset + limit));
+      setPageHeaders(res, { total, offset, limit, count: crons.length });
       res.json(crons.map((cron) => select(cron, body.select)));
     },
   );
 
   const count = route(
-    {
-      method: 'post',
-      path: '/runs/crons/count',
-      operationId: 'count_crons',
-      tags,
-      summary: 'Count crons',
-      body: cronCountBody,
-      responses: { 200: { description: 'How many crons match', schema: z.number().int() } },
-    },
+    { ...op('post', '/runs/crons/count', 'count_crons', 'Count crons'), body: cronCountBody, responses: { 200: { description: 'How many crons match', schema: z.number().int() } } },
     async ({ body: filter }, _req, res) => {
       const visible = await accessOf(res).authorize('crons:search', { assistant_id: filter.assistant_id, thread_id: filter.thread_id, limit: 0, offset: 0 });
       res.json(await countCrons(deps, filter, visible));
@@ -148,16 +115,7 @@ export function cronsRoutes(deps: CronsRoutesDeps): DeclaredRoute[] {
   );
 
   const patch = route(
-    {
-      method: 'patch',
-      path: '/runs/crons/:cron_id',
-      operationId: 'patch_cron',
-      tags,
-      summary: 'Update a cron',
-      params: cronParams,
-      body: cronPatchBody,
-      responses: { 200: cronAnswer, 404: notFound },
-    },
+    { ...op('patch', '/runs/crons/:cron_id', 'patch_cron', 'Update a cron'), params: cronParams, body: cronPatchBody, responses: found },
     async ({ params, body }, _req, res) => {
       const cronId = params.cron_id;
       const payload = without(body, CRON_PATCH_OWN_FIELDS);
@@ -177,15 +135,7 @@ export function cronsRoutes(deps: CronsRoutesDeps): DeclaredRoute[] {
   );
 
   const remove = route(
-    {
-      method: 'delete',
-      path: '/runs/crons/:cron_id',
-      operationId: 'delete_cron',
-      tags,
-      summary: 'Delete a cron',
-      params: cronParams,
-      responses: { 204: { description: 'Deleted' }, 404: notFound },
-    },
+    { ...op('delete', '/runs/crons/:cron_id', 'delete_cron', 'Delete a cron'), params: cronParams, responses: deleted },
     async ({ params }, _req, res) => {
       const cronId = params.cron_id;
       await deps.crons.delete(cronId, await accessOf(res).authorize('crons:delete', { cron_id: cronId }));

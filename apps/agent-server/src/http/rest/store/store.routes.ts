@@ -5,6 +5,7 @@ import type { PrismaStore } from '@platform/agent-server-store';
 import { parseRequest } from '@platform/http-server';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
+import { operationsOf } from '../../common/responses.schema';
 import {
   deleteItemBody,
   getItemQuery,
@@ -34,7 +35,9 @@ const searchItemJson = (item: SearchItem) => ({ ...itemJson(item), score: item.s
 const _item: SameShape<z.output<typeof itemResponse>, ReturnType<typeof itemJson>> = true;
 const _searchItem: SameShape<z.output<typeof searchItemsResponse>['items'][number], ReturnType<typeof searchItemJson>> = true;
 
-const tags = ['Store'];
+const op = operationsOf('Store');
+
+const itemsFound = { 200: { description: 'The items, best match first with a query', schema: searchItemsResponse } };
 
 /**
  * The Store (long-term memory): `/store/items*` and `/store/namespaces` of the Agent Server API. Under the
@@ -48,7 +51,7 @@ export function storeRoutes(deps: StoreRoutesDeps): DeclaredRoute[] {
     accessOf(res).caller ? parseRequest(schema, value, where) : parsed;
 
   const putItem = route(
-    { method: 'put', path: '/store/items', operationId: 'put_item', tags, summary: 'Store or replace an item', body: putItemBody, responses: { 204: { description: 'Stored' } } },
+    { ...op('put', '/store/items', 'put_item', 'Store or replace an item'), body: putItemBody, responses: { 204: { description: 'Stored' } } },
     async ({ body }, _req, res) => {
       const value = { namespace: body.namespace, key: body.key, value: body.value };
       const visible = await accessOf(res).authorize('store:put', value);
@@ -60,15 +63,7 @@ export function storeRoutes(deps: StoreRoutesDeps): DeclaredRoute[] {
 
   // A missing item is `200 null`, as the reference servers answer and the SDK's `getItem` (Item | null) expects.
   const getItem = route(
-    {
-      method: 'get',
-      path: '/store/items',
-      operationId: 'get_item',
-      tags,
-      summary: 'Get an item',
-      query: getItemQuery,
-      responses: { 200: { description: 'The item, or null when there is none', schema: itemResponse.nullable() } },
-    },
+    { ...op('get', '/store/items', 'get_item', 'Get an item'), query: getItemQuery, responses: { 200: { description: 'The item, or null when there is none', schema: itemResponse.nullable() } } },
     async ({ query }, _req, res) => {
       const value = { namespace: query.namespace, key: query.key };
       const visible = await accessOf(res).authorize('store:get', value);
@@ -79,7 +74,7 @@ export function storeRoutes(deps: StoreRoutesDeps): DeclaredRoute[] {
   );
 
   const deleteItem = route(
-    { method: 'delete', path: '/store/items', operationId: 'delete_item', tags, summary: 'Delete an item', body: deleteItemBody, responses: { 204: { description: 'Deleted' } } },
+    { ...op('delete', '/store/items', 'delete_item', 'Delete an item'), body: deleteItemBody, responses: { 204: { description: 'Deleted' } } },
     async ({ body }, _req, res) => {
       const value = { namespace: body.namespace, key: body.key };
       const visible = await accessOf(res).authorize('store:delete', value);
@@ -90,15 +85,7 @@ export function storeRoutes(deps: StoreRoutesDeps): DeclaredRoute[] {
   );
 
   const searchItems = route(
-    {
-      method: 'post',
-      path: '/store/items/search',
-      operationId: 'search_items',
-      tags,
-      summary: 'Search items under a namespace prefix',
-      body: searchItemsBody,
-      responses: { 200: { description: 'The items, best match first with a query', schema: searchItemsResponse } },
-    },
+    { ...op('post', '/store/items/search', 'search_items', 'Search items under a namespace prefix'), body: searchItemsBody, responses: itemsFound },
     async ({ body }, _req, res) => {
       const page = { limit: body.limit ?? 10, offset: body.offset ?? 0 };
       const visible = await accessOf(res).authorize('store:search', { namespace: body.namespace_prefix, filter: body.filter, query: body.query, ...page });
@@ -114,15 +101,7 @@ export function storeRoutes(deps: StoreRoutesDeps): DeclaredRoute[] {
   );
 
   const listNamespaces = route(
-    {
-      method: 'post',
-      path: '/store/namespaces',
-      operationId: 'list_namespaces',
-      tags,
-      summary: 'List namespaces',
-      body: listNamespacesBody,
-      responses: { 200: { description: 'The namespaces', schema: namespacesResponse } },
-    },
+    { ...op('post', '/store/namespaces', 'list_namespaces', 'List namespaces'), body: listNamespacesBody, responses: { 200: { description: 'The namespaces', schema: namespacesResponse } } },
     async ({ body }, _req, res) => {
       const page = { limit: body.limit ?? 100, offset: body.offset ?? 0 };
       const visible = await accessOf(res).authorize('store:list_namespaces', { namespace: body.prefix, suffix: body.suffix, max_depth: body.max_depth, ...page });

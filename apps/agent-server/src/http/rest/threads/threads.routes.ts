@@ -18,7 +18,7 @@ import {
 import { NotFoundError } from '@platform/errors';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';
-import { errorResponse, notFound, paginationHeaders } from '../../common/responses.schema';
+import { deleted, errorResponse, notFound, operationsOf, paginationHeaders, setPageHeaders } from '../../common/responses.schema';
 import {
   checkpointParams,
   countBody,
@@ -53,10 +53,20 @@ const sendStates = (res: Response, states: ThreadState[], select: string[] | und
 
 const _thread: SameShape<z.output<typeof threadResponse>, Thread> = true;
 
-const tags = ['Threads'];
-const threadAnswer = { description: 'The thread', schema: threadResponse };
-const stateAnswer = { description: 'The state', schema: threadStateResponse };
-const states = { description: 'The states, newest first', schema: z.array(threadStateResponse) };
+const op = operationsOf('Threads');
+const found = { 200: { description: 'The thread', schema: threadResponse }, 404: notFound };
+const created = { 200: found[200], 409: { description: 'The thread id is taken', schema: errorResponse } };
+const page = { 200: { description: 'The threads (only the fields `select` names, when it does)', schema: z.array(threadResponse), headers: paginationHeaders } };
+const pruned = { 200: { description: 'How many threads were pruned', schema: z.object({ pruned_count: z.number().int() }) } };
+const patched = { ...found, 204: { description: 'Updated (`Prefer: return=minimal`)' } };
+const stateFound = { 200: { description: 'The state', schema: threadStateResponse }, 404: notFound };
+const stateWritten = {
+  200: { description: 'The checkpoint written', schema: z.object({ checkpoint: z.record(z.string(), z.unknown()) }) },
+  404: notFound,
+  409: { description: 'The thread is busy', schema: errorResponse },
+};
+const stateUpdated = { 204: { description: 'Updated' }, 404: notFound };
+const historyFound = { 200: { description: 'The states, newest first', schema: z.array(threadStateResponse) }, 404: notFound };
 
 /**
  * Threads, their state and history: `/threads*` of the Agent Server API (runs live in the runs routes). Under the
@@ -71,15 +81,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   };
 
   const create = route(
-    {
-      method: 'post',
-      path: '/threads',
-      operationId: 'create_thread',
-      tags,
-      summary: 'Create a thread',
-      body: createBody,
-      responses: { 200: threadAnswer, 409: { description: 'The thread id is taken', schema: errorResponse } },
-    },
+    { ...op('post', '/threads', 'create_thread', 'Create a thread'), body: createBody, responses: created },
     async ({ body }, _req, res) => {
       const value = { thread_id: body.thread_id ?? randomUUID(), metadata: { ...body.metadata }, if_exists: body.if_exists ?? 'raise' };
       const visible = await accessOf(res).authorize('threads:create', value);
@@ -88,15 +90,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const search = route(
-    {
-      method: 'post',
-      path: '/threads/search',
-      operationId: 'search_threads',
-      tags,
-      summary: 'Search threads',
-      body: searchBody,
-      responses: { 200: { description: 'The threads (only the fields `select` names, when it does)', schema: z.array(threadResponse), headers: paginationHeaders } },
-    },
+    { ...op('post', '/threads/search', 'search_threads', 'Search threads'), body: searchBody, responses: page },
     async ({ body }, _req, res) => {
       const extract = body.extract && Object.fromEntries(Object.entries(body.extract).map(([alias, path]) => [alias, parseExtractPath(path)]));
       const filter = { metadata: body.metadata, values: body.values, status: body.status, ids: body.ids };
@@ -107,22 +101,13 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
         threads.search({ ...filter, limit, offset, sortBy: body.sort_by, sortOrder: body.sort_order }, visible),
         threads.count(filter, visible),
       ]);
-      res.set('X-Pagination-Total', String(total));
-      if (offset + found.length < total) res.set('X-Pagination-Next', String(offset + limit));
+      setPageHeaders(res, { total, offset, limit, count: found.length });
       res.json(found.map((thread) => selectThreadFields(extract ? { ...thread, extracted: extractFields(thread, extract) } : thread, body.select)));
     },
   );
 
   const count = route(
-    {
-      method: 'post',
-      path: '/threads/count',
-      operationId: 'count_threads',
-      tags,
-      summary: 'Count threads',
-      body: countBody,
-      responses: { 200: { description: 'How many threads match', schema: z.number().int() } },
-    },
+    { ...op('post', '/threads/count', 'count_threads', 'Count threads'), body: countBody, responses: { 200: { description: 'How many threads match', schema: z.number().int() } } },
     async ({ body: filter }, _req, res) => {
       const visible = await accessOf(res).authorize('threads:search', { ...filter, limit: 0, offset: 0 });
       res.json(await threads.count(filter, visible));
@@ -130,15 +115,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const prune = route(
-    {
-      method: 'post',
-      path: '/threads/prune',
-      operationId: 'prune_threads',
-      tags,
-      summary: 'Delete threads, or keep only their latest checkpoint',
-      body: pruneBody,
-      responses: { 200: { description: 'How many threads were pruned', schema: z.object({ pruned_count: z.number().int() }) } },
-    },
+    { ...op('post', '/threads/prune', 'prune_threads', 'Delete threads, or keep only their latest checkpoint'), body: pruneBody, responses: pruned },
     async ({ body }, _req, res) => {
       const strategy = body.strategy ?? 'delete';
       const visible = await accessOf(res).authorize('threads:delete', { thread_ids: body.thread_ids, strategy });
@@ -147,15 +124,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const get = route(
-    {
-      method: 'get',
-      path: '/threads/:thread_id',
-      operationId: 'get_thread',
-      tags,
-      summary: 'Get a thread',
-      params: threadParams,
-      responses: { 200: threadAnswer, 404: notFound },
-    },
+    { ...op('get', '/threads/:thread_id', 'get_thread', 'Get a thread'), params: threadParams, responses: found },
     async ({ params }, _req, res) => {
       const threadId = params.thread_id;
       res.json(await threads.get(threadId, await accessOf(res).authorize('threads:read', { thread_id: threadId })));
@@ -163,16 +132,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const patch = route(
-    {
-      method: 'patch',
-      path: '/threads/:thread_id',
-      operationId: 'patch_thread',
-      tags,
-      summary: "Update a thread's metadata",
-      params: threadParams,
-      body: patchBody,
-      responses: { 200: threadAnswer, 204: { description: 'Updated (`Prefer: return=minimal`)' }, 404: notFound },
-    },
+    { ...op('patch', '/threads/:thread_id', 'patch_thread', "Update a thread's metadata"), params: threadParams, body: patchBody, responses: patched },
     async ({ params, body }, req, res) => {
       const threadId = params.thread_id;
       const value = { thread_id: threadId, metadata: body.metadata ?? undefined };
@@ -184,15 +144,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const remove = route(
-    {
-      method: 'delete',
-      path: '/threads/:thread_id',
-      operationId: 'delete_thread',
-      tags,
-      summary: 'Delete a thread with its runs and checkpoints',
-      params: threadParams,
-      responses: { 204: { description: 'Deleted' }, 404: notFound },
-    },
+    { ...op('delete', '/threads/:thread_id', 'delete_thread', 'Delete a thread with its runs and checkpoints'), params: threadParams, responses: deleted },
     async ({ params }, _req, res) => {
       const threadId = params.thread_id;
       await threads.delete(threadId, await accessOf(res).authorize('threads:delete', { thread_id: threadId }));
@@ -202,15 +154,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
 
   // The copy is a new thread: the source must be readable, and `threads:create` decides the copy's metadata.
   const copy = route(
-    {
-      method: 'post',
-      path: '/threads/:thread_id/copy',
-      operationId: 'copy_thread',
-      tags,
-      summary: 'Copy a thread with its checkpoints',
-      params: threadParams,
-      responses: { 200: threadAnswer, 404: notFound },
-    },
+    { ...op('post', '/threads/:thread_id/copy', 'copy_thread', 'Copy a thread with its checkpoints'), params: threadParams, responses: found },
     async ({ params }, _req, res) => {
       const threadId = params.thread_id;
       const access = accessOf(res);
@@ -227,16 +171,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const getState = route(
-    {
-      method: 'get',
-      path: '/threads/:thread_id/state',
-      operationId: 'get_thread_state',
-      tags,
-      summary: 'Latest state',
-      params: threadParams,
-      query: stateQuery,
-      responses: { 200: stateAnswer, 404: notFound },
-    },
+    { ...op('get', '/threads/:thread_id/state', 'get_thread_state', 'Latest state'), params: threadParams, query: stateQuery, responses: stateFound },
     async ({ params, query }, _req, res) => {
       const threadId = params.thread_id;
       await gate(res, 'threads:read', threadId);
@@ -245,16 +180,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const updateState = route(
-    {
-      method: 'post',
-      path: '/threads/:thread_id/state',
-      operationId: 'update_thread_state',
-      tags,
-      summary: 'Update the state as a node would',
-      params: threadParams,
-      body: stateUpdateBody,
-      responses: { 200: { description: 'The checkpoint written', schema: z.object({ checkpoint: z.record(z.string(), z.unknown()) }) }, 404: notFound, 409: { description: 'The thread is busy', schema: errorResponse } },
-    },
+    { ...op('post', '/threads/:thread_id/state', 'update_thread_state', 'Update the state as a node would'), params: threadParams, body: stateUpdateBody, responses: stateWritten },
     async ({ params, body }, _req, res) => {
       const threadId = params.thread_id;
       await gate(res, 'threads:update', threadId);
@@ -263,16 +189,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const patchState = route(
-    {
-      method: 'patch',
-      path: '/threads/:thread_id/state',
-      operationId: 'patch_thread_state',
-      tags,
-      summary: "Update the latest checkpoint's metadata",
-      params: threadParams,
-      body: statePatchBody,
-      responses: { 204: { description: 'Updated' }, 404: notFound },
-    },
+    { ...op('patch', '/threads/:thread_id/state', 'patch_thread_state', "Update the latest checkpoint's metadata"), params: threadParams, body: statePatchBody, responses: stateUpdated },
     async ({ params, body }, _req, res) => {
       const threadId = params.thread_id;
       const { metadata } = body;
@@ -283,16 +200,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const stateAtCheckpoint = route(
-    {
-      method: 'post',
-      path: '/threads/:thread_id/state/checkpoint',
-      operationId: 'get_thread_state_at_checkpoint_post',
-      tags,
-      summary: 'State at a checkpoint',
-      params: threadParams,
-      body: stateAtCheckpointBody,
-      responses: { 200: stateAnswer, 404: notFound },
-    },
+    { ...op('post', '/threads/:thread_id/state/checkpoint', 'get_thread_state_at_checkpoint_post', 'State at a checkpoint'), params: threadParams, body: stateAtCheckpointBody, responses: stateFound },
     async ({ params, body }, _req, res) => {
       const threadId = params.thread_id;
       await gate(res, 'threads:read', threadId);
@@ -302,16 +210,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const stateAt = route(
-    {
-      method: 'get',
-      path: '/threads/:thread_id/state/:checkpoint_id',
-      operationId: 'get_thread_state_at_checkpoint',
-      tags,
-      summary: 'State at a checkpoint',
-      params: checkpointParams,
-      query: stateQuery,
-      responses: { 200: stateAnswer, 404: notFound },
-    },
+    { ...op('get', '/threads/:thread_id/state/:checkpoint_id', 'get_thread_state_at_checkpoint', 'State at a checkpoint'), params: checkpointParams, query: stateQuery, responses: stateFound },
     async ({ params, query }, _req, res) => {
       await gate(res, 'threads:read', params.thread_id);
       const found = await state.getState(params.thread_id, { subgraphs: query.subgraphs, checkpoint: { checkpoint_id: params.checkpoint_id } });
@@ -320,16 +219,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const history = route(
-    {
-      method: 'get',
-      path: '/threads/:thread_id/history',
-      operationId: 'get_thread_history',
-      tags,
-      summary: 'Past states, newest first',
-      params: threadParams,
-      query: historyQuery,
-      responses: { 200: states, 404: notFound },
-    },
+    { ...op('get', '/threads/:thread_id/history', 'get_thread_history', 'Past states, newest first'), params: threadParams, query: historyQuery, responses: historyFound },
     async ({ params, query }, _req, res) => {
       const threadId = params.thread_id;
       await gate(res, 'threads:read', threadId);
@@ -338,16 +228,7 @@ export function threadsRoutes(deps: ThreadsRoutesDeps): DeclaredRoute[] {
   );
 
   const historyPost = route(
-    {
-      method: 'post',
-      path: '/threads/:thread_id/history',
-      operationId: 'get_thread_history_post',
-      tags,
-      summary: 'Past states, newest first',
-      params: threadParams,
-      body: historyBody,
-      responses: { 200: states, 404: notFound },
-    },
+    { ...op('post', '/threads/:thread_id/history', 'get_thread_history_post', 'Past states, newest first'), params: threadParams, body: historyBody, responses: historyFound },
     async ({ params, body }, _req, res) => {
       const threadId = params.thread_id;
       await gate(res, 'threads:read', threadId);
