@@ -8,24 +8,25 @@ import type { PrismaStore } from '@platform/agent-server-store';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import { a2aRoutes } from './http/a2a.routes';
-import { assistantThreadsDeleter } from './http/assistant-threads';
-import { assistantsRoutes } from './http/assistants.routes';
-import { cronsRoutes } from './http/crons.routes';
-import { configurableHeaders } from './http/configurable-headers';
-import { corsMiddleware } from './http/cors.middleware';
-import { authenticateCaller, deploymentAuthHeaders, type HandedCallers } from './http/deployment-auth.middleware';
-import { devApiKey } from './http/dev-api-key.middleware';
-import { devTruncateRoutes, type Truncate } from './http/dev-truncate.routes';
-import { docsRoutes, isDocsPath } from './http/docs.routes';
-import { infoRoutes } from './http/info.routes';
-import { jsonRpcParseErrors } from './http/json-rpc';
-import { mcpRoutes } from './http/mcp.routes';
-import { runsRoutes } from './http/runs.routes';
-import { storeRoutes } from './http/store.routes';
-import { threadProtocolRoutes } from './http/thread-protocol.routes';
-import { threadsRoutes } from './http/threads.routes';
-import { uiRoutes } from './http/ui.routes';
+import { mountRoutes } from '@platform/openapi';
+import { a2aRoutes } from './http/a2a/a2a.routes';
+import { assistantThreadsDeleter } from './http/rest/assistants/assistant-threads';
+import { assistantsRoutes } from './http/rest/assistants/assistants.routes';
+import { cronsRoutes } from './http/rest/crons/crons.routes';
+import { configurableHeaders } from './http/common/configurable-headers';
+import { corsMiddleware } from './http/common/cors.middleware';
+import { authenticateCaller, deploymentAuthHeaders, type HandedCallers } from './http/common/deployment-auth.middleware';
+import { devApiKey } from './http/dev/dev-api-key.middleware';
+import { devTruncateRoutes, type Truncate } from './http/dev/dev-truncate.routes';
+import { docsRoutes, isDocsPath } from './http/openapi/docs.routes';
+import { infoRoutes } from './http/rest/system/info.routes';
+import { jsonRpcParseErrors } from './http/common/json-rpc';
+import { mcpRoutes } from './http/mcp/mcp.routes';
+import { runsRoutes } from './http/rest/runs/runs.routes';
+import { storeRoutes } from './http/rest/store/store.routes';
+import { threadProtocolRoutes } from './http/thread-protocol/thread-protocol.routes';
+import { threadsRoutes } from './http/rest/threads/threads.routes';
+import { uiRoutes } from './http/ui/ui.routes';
 
 export interface AgentServerDeps {
   logger: Logger;
@@ -70,6 +71,15 @@ export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   const http = deps.http ?? {};
+  // The routes declared with their schemas (served, and described in /openapi.json even where `http` turns them off).
+  const assistants = assistantsRoutes({
+    assistants: deps.assistants,
+    registry: deps.registry,
+    deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
+  });
+  const threads = threadsRoutes(deps.threads);
+  const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
+  const store = storeRoutes({ store: deps.store });
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
@@ -86,20 +96,14 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       if (!http.disable_runs) {
         // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
         // Then runs, the hot path (express tries routers in order).
-        app.use(cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }));
+        mountRoutes(app, crons);
         app.use(runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }));
         // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
         app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
       }
-      if (!http.disable_store) app.use(storeRoutes({ store: deps.store }));
-      if (!http.disable_threads) app.use(threadsRoutes(deps.threads));
-      if (!http.disable_assistants) app.use(
-        assistantsRoutes({
-          assistants: deps.assistants,
-          registry: deps.registry,
-          deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
-        }),
-      );
+      if (!http.disable_store) mountRoutes(app, store);
+      if (!http.disable_threads) mountRoutes(app, threads);
+      if (!http.disable_assistants) mountRoutes(app, assistants);
       if (!http.disable_a2a) app.use(
         a2aRoutes({
           assistants: deps.assistants,
@@ -115,7 +119,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version }));
+      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

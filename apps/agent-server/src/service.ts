@@ -31,7 +31,7 @@ import { openDatabase } from './database';
 import { startDevReload } from './dev/dev-reload';
 import { reloadableRegistry } from './dev/reloadable-registry';
 import { devTruncate } from './dev/truncate';
-import { mountAt } from './http/mount-prefix';
+import { mountAt } from './http/common/mount-prefix';
 import { installSdkGlobals } from './sdk/sdk-globals';
 
 function schemaCacheDir(config: AgentServerConfig): string {

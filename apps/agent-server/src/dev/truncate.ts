@@ -1,4 +1,4 @@
-import type { TruncateRequest } from '../http/dev-truncate.routes';
+import type { TruncateRequest } from '../http/dev/dev-truncate.routes';
 
 interface RawSql {
   $executeRawUnsafe(query: string): Promise<number>;

@@ -85,8 +85,17 @@ function operationOf(r: DeclaredRoute, components: Record<string, JsonSchema>): 
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(r.responses)) {
+    const headers =
+      spec.headers &&
+      Object.fromEntries(
+        Object.entries(spec.headers).map(([name, header]) => [
+          name,
+          { description: header.description, schema: toOpenApiSchema(header.schema, 'output', `${id}_${status}_${name}`, components) },
+        ]),
+      );
     responses[status] = {
       description: spec.description,
+      ...(headers ? { headers } : {}),
       ...(spec.schema
         ? { content: { [spec.contentType ?? 'application/json']: { schema: toOpenApiSchema(spec.schema, 'output', `${id}_${status}`, components) } } }
         : {}),

@@ -20,7 +20,7 @@ const routes: DeclaredRoute[] = [
       tags: ['Items'],
       params: z.object({ itemId: z.string().uuid() }),
       query: z.object({ verbose: z.coerce.boolean().default(false), fields: z.string().transform((v) => v.split(',')).optional() }),
-      responses: { 200: { description: 'The item', schema: item } },
+      responses: { 200: { description: 'The item', schema: item, headers: { 'X-Size': { description: 'Its size', schema: z.number().int() } } } },
     },
     ({ params, query }, _req, res) => {
       res.json({ id: params.itemId, size: query.verbose ? 2 : 1, note: query.fields?.join('|') ?? null });
@@ -102,7 +102,10 @@ describe('openApiDocument', () => {
       expect.objectContaining({ name: 'verbose', in: 'query', required: false }),
       expect.objectContaining({ name: 'fields', in: 'query', required: false }),
     ]);
-    expect(get.responses).toMatchObject({ 200: { content: { 'application/json': { schema: { required: ['id', 'size', 'note'] } } } }, 422: {} });
+    expect(get.responses).toMatchObject({
+      200: { content: { 'application/json': { schema: { required: ['id', 'size', 'note'] } } }, headers: { 'X-Size': { description: 'Its size', schema: { type: 'integer' } } } },
+      422: {},
+    });
     expect(doc.paths['/public'].get).toMatchObject({ security: [], responses: { 204: { description: 'Nothing' } } });
     expect(doc.security).toEqual([{ apiKey: [] }]);
   });

@@ -9,6 +9,8 @@ export interface ResponseSpec {
   /** The body's shape (JSON unless `contentType` says otherwise). Documentation only: the handler's answer is sent as is. */
   schema?: z.ZodType;
   contentType?: string;
+  /** Headers the response carries (`X-Pagination-Total`), with what each holds. */
+  headers?: Record<string, { description: string; schema: z.ZodType }>;
 }
 
 /** What a route declares once: it both validates the request and describes the route in the OpenAPI document. */

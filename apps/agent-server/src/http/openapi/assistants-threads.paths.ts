@@ -1,119 +1,15 @@
 import { joinStreamQuerySchema } from '@platform/agent-server-run-records';
 import { parametersOf } from '@platform/openapi';
-import { deleteQuery, graphQuery, subgraphsQuery } from '../assistants.schemas';
-import { historyQuery, stateQuery } from '../threads.schemas';
-import { arrayOf, dict, int, object, operation, pathParam, ref, str, uuid } from './openapi-helpers';
+import { dict, int, object, operation, pathParam, ref, str, uuid } from './openapi-helpers';
 
-const A = 'Assistants';
 const T = 'Threads';
 
-const assistantId = pathParam('assistant_id', 'Assistant id, or a graph id for its system assistant');
 const threadId = pathParam('thread_id', 'Thread id', uuid());
-const checkpointId = pathParam('checkpoint_id', 'Checkpoint id');
-const pagination = { 'X-Pagination-Total': int('Matching items in all'), 'X-Pagination-Next': int('Offset of the next page, when there is one') };
 // Query parameters from the zod schemas the routes parse them with; the descriptions are added here.
 const query = (schema: Parameters<typeof parametersOf>[0], descriptions: Record<string, string> = {}) => parametersOf(schema, 'query', { descriptions });
-const select = { select: 'State fields to return (values, next, tasks, ... or values.<key>)' };
 
-export const assistantsPaths = {
-  '/assistants': {
-    post: operation(A, 'create_assistant', { summary: 'Create an assistant', body: ref('AssistantCreate'), response: ref('Assistant'), errors: { '409': { description: 'The assistant id is taken' } } }),
-  },
-  '/assistants/search': {
-    post: operation(A, 'search_assistants', { summary: 'Search assistants', body: ref('AssistantSearchRequest'), response: arrayOf(ref('Assistant')), headers: pagination }),
-  },
-  '/assistants/count': {
-    post: operation(A, 'count_assistants', { summary: 'Count assistants', body: ref('AssistantCountRequest'), response: int() }),
-  },
-  '/assistants/{assistant_id}': {
-    get: operation(A, 'get_assistant', { summary: 'Get an assistant', params: [assistantId], response: ref('Assistant') }),
-    patch: operation(A, 'patch_assistant', { summary: 'Update an assistant (saved as a new version)', params: [assistantId], body: ref('AssistantPatch'), response: ref('Assistant') }),
-    delete: operation(A, 'delete_assistant', {
-      summary: 'Delete an assistant and its versions',
-      params: [assistantId, ...query(deleteQuery, { delete_threads: 'Also delete the threads whose metadata.assistant_id is this assistant' })],
-    }),
-  },
-  '/assistants/{assistant_id}/graph': {
-    get: operation(A, 'get_assistant_graph', {
-      summary: "Draw the assistant's graph",
-      params: [assistantId, ...query(graphQuery, { xray: 'Include subgraphs (true) or down to this depth' })],
-      response: ref('GraphDrawing'),
-    }),
-  },
-  '/assistants/{assistant_id}/schemas': {
-    get: operation(A, 'get_assistant_schemas', { summary: "JSON Schemas of the graph's input, output, state, config and context", params: [assistantId], response: ref('GraphSchemas') }),
-  },
-  '/assistants/{assistant_id}/subgraphs': {
-    get: operation(A, 'get_assistant_subgraphs', {
-      summary: 'Schemas of the subgraphs, by namespace',
-      params: [assistantId, ...query(subgraphsQuery, { recurse: 'Include nested subgraphs' })],
-      response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
-    }),
-  },
-  '/assistants/{assistant_id}/subgraphs/{namespace}': {
-    get: operation(A, 'get_assistant_subgraphs_by_namespace', {
-      summary: 'Schemas of one subgraph',
-      params: [assistantId, pathParam('namespace', 'Subgraph namespace, e.g. `parent|child`'), ...query(subgraphsQuery, { recurse: 'Look into nested subgraphs' })],
-      response: { type: 'object', additionalProperties: ref('SubgraphSchemas') },
-    }),
-  },
-  '/assistants/{assistant_id}/versions': {
-    post: operation(A, 'list_assistant_versions', { summary: 'List versions, newest first', params: [assistantId], body: ref('AssistantVersionsRequest'), response: arrayOf(ref('AssistantVersion')) }),
-  },
-  '/assistants/{assistant_id}/latest': {
-    post: operation(A, 'set_latest_assistant_version', {
-      summary: 'Make a saved version current',
-      params: [assistantId],
-      body: { type: 'object', properties: { version: int() }, required: ['version'] },
-      response: ref('Assistant'),
-    }),
-  },
-};
-
+// The thread routes the runs and thread-protocol routers serve (the threads router's own are declared).
 export const threadsPaths = {
-  '/threads': {
-    post: operation(T, 'create_thread', { summary: 'Create a thread', body: ref('ThreadCreate'), response: ref('Thread'), errors: { '409': { description: 'The thread id is taken' } } }),
-  },
-  '/threads/search': {
-    post: operation(T, 'search_threads', { summary: 'Search threads', body: ref('ThreadSearchRequest'), response: arrayOf(ref('Thread')), headers: pagination }),
-  },
-  '/threads/count': { post: operation(T, 'count_threads', { summary: 'Count threads', body: ref('ThreadCountRequest'), response: int() }) },
-  '/threads/prune': {
-    post: operation(T, 'prune_threads', { summary: 'Delete threads, or keep only their latest checkpoint', body: ref('ThreadPruneRequest'), response: { type: 'object', properties: { pruned_count: int() } } }),
-  },
-  '/threads/{thread_id}': {
-    get: operation(T, 'get_thread', { summary: 'Get a thread', params: [threadId], response: ref('Thread') }),
-    patch: operation(T, 'patch_thread', { summary: "Update a thread's metadata", params: [threadId], body: ref('ThreadPatch'), response: ref('Thread') }),
-    delete: operation(T, 'delete_thread', { summary: 'Delete a thread with its runs and checkpoints', params: [threadId] }),
-  },
-  '/threads/{thread_id}/copy': {
-    post: operation(T, 'copy_thread', { summary: 'Copy a thread with its checkpoints', params: [threadId], response: ref('Thread') }),
-  },
-  '/threads/{thread_id}/state': {
-    get: operation(T, 'get_thread_state', { summary: 'Latest state', params: [threadId, ...query(stateQuery, { subgraphs: 'Include subgraph states', ...select })], response: ref('ThreadState') }),
-    post: operation(T, 'update_thread_state', {
-      summary: 'Update the state as a node would',
-      params: [threadId],
-      body: ref('ThreadStateUpdate'),
-      response: { type: 'object', properties: { checkpoint: dict() } },
-      errors: { '409': { description: 'The thread is busy' } },
-    }),
-    patch: operation(T, 'patch_thread_state', { summary: "Update the latest checkpoint's metadata", params: [threadId], body: { type: 'object', properties: { metadata: dict() } } }),
-  },
-  '/threads/{thread_id}/state/checkpoint': {
-    post: operation(T, 'get_thread_state_at_checkpoint_post', { summary: 'State at a checkpoint', params: [threadId], body: ref('ThreadStateCheckpointRequest'), response: ref('ThreadState') }),
-  },
-  '/threads/{thread_id}/state/{checkpoint_id}': {
-    get: operation(T, 'get_thread_state_at_checkpoint', { summary: 'State at a checkpoint', params: [threadId, checkpointId, ...query(stateQuery, { subgraphs: 'Include subgraph states', ...select })], response: ref('ThreadState') }),
-  },
-  '/threads/{thread_id}/history': {
-    get: operation(T, 'get_thread_history', {
-      summary: 'Past states, newest first',
-      params: [threadId, ...query(historyQuery, { limit: 'Default 10', before: 'Checkpoint id', ...select })],
-      response: arrayOf(ref('ThreadState')),
-    }),
-    post: operation(T, 'get_thread_history_post', { summary: 'Past states, newest first', params: [threadId], body: ref('ThreadHistoryRequest'), response: arrayOf(ref('ThreadState')) }),
-  },
   '/threads/{thread_id}/stream': {
     get: operation(T, 'join_thread_stream', {
       summary: "Join the stream of the thread's runs",

@@ -1,72 +1,10 @@
 import { MULTITASK_STRATEGIES, RUN_STATUSES } from '@platform/agent-server-run-records';
-import { THREAD_STATUSES } from '@platform/agent-server-threads';
-import { arrayOf, bool, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
+import { arrayOf, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
 
 // The enums come from the libs that define them: the document cannot list a status the server does not have.
 
-const assistantFields = {
-  assistant_id: uuid(),
-  graph_id: str('The graph (from langgraph.json) the assistant runs'),
-  config: ref('Config'),
-  context: dict('Static context passed to the graph'),
-  metadata: dict(),
-  version: int('Current version'),
-  name: str(),
-  description: { type: ['string', 'null'] },
-  created_at: dateTime,
-};
-
-const checkpoint = object({ thread_id: str(), checkpoint_ns: str(), checkpoint_id: str(), checkpoint_map: dict() });
-
-const item = { namespace: arrayOf(str()), key: str(), value: dict(), created_at: dateTime, updated_at: dateTime };
-
 /** The component schemas of the Agent Server API. */
 export const componentSchemas: Record<string, Schema> = {
-  Config: {
-    ...object({ tags: arrayOf(str()), recursion_limit: int(), configurable: dict() }),
-    additionalProperties: true,
-    description: "LangGraph's RunnableConfig",
-  },
-  Assistant: object({ ...assistantFields, updated_at: dateTime }, ['assistant_id', 'graph_id', 'config', 'metadata', 'version', 'name', 'created_at', 'updated_at']),
-  AssistantVersion: object(assistantFields, ['assistant_id', 'graph_id', 'version', 'created_at']),
-  GraphSchemas: object({
-    graph_id: str(),
-    input_schema: dict('JSON Schema'),
-    output_schema: dict('JSON Schema'),
-    state_schema: dict('JSON Schema'),
-    config_schema: dict('JSON Schema'),
-    context_schema: dict('JSON Schema'),
-  }),
-  // As the reference answers subgraphs (the SDK's type names the keys as GraphSchemas does).
-  SubgraphSchemas: object({ state: dict('JSON Schema'), input: dict('JSON Schema'), output: dict('JSON Schema'), config: dict('JSON Schema') }),
-  GraphDrawing: object({
-    nodes: arrayOf(object({ id: { oneOf: [str(), int()] }, type: str(), data: {}, metadata: dict() })),
-    edges: arrayOf(object({ source: str(), target: str(), data: str(), conditional: bool() })),
-  }),
-  Thread: object(
-    {
-      thread_id: uuid(),
-      created_at: dateTime,
-      updated_at: dateTime,
-      state_updated_at: dateTime,
-      metadata: dict(),
-      status: oneOfEnum(THREAD_STATUSES),
-      config: dict(),
-      values: dict('Latest state values'),
-      interrupts: dict('Pending interrupts by task id'),
-    },
-    ['thread_id', 'created_at', 'updated_at', 'metadata', 'status'],
-  ),
-  ThreadState: object({
-    values: {},
-    next: arrayOf(str()),
-    tasks: arrayOf(object({ id: str(), name: str(), error: str(), interrupts: arrayOf(dict()), path: arrayOf({}), checkpoint, state: {}, result: {} })),
-    metadata: dict(),
-    created_at: dateTime,
-    checkpoint,
-    parent_checkpoint: checkpoint,
-    interrupts: arrayOf(dict()),
-  }),
   Run: object(
     {
       run_id: uuid(),
@@ -82,22 +20,6 @@ export const componentSchemas: Record<string, Schema> = {
     ['run_id', 'thread_id', 'assistant_id', 'status'],
   ),
   RunWaitResult: { description: "The run's final state values, or `{\"__error__\": {error, message}}` for a failed run" },
-  Cron: object({
-    cron_id: uuid(),
-    assistant_id: uuid(),
-    thread_id: uuid(),
-    schedule: str(),
-    end_time: dateTime,
-    created_at: dateTime,
-    updated_at: dateTime,
-    next_run_date: dateTime,
-    payload: dict(),
-    metadata: dict(),
-    enabled: bool(),
-    timezone: str(),
-  }),
-  Item: object(item, ['namespace', 'key', 'value']),
-  SearchItem: object({ ...item, score: { type: ['number', 'null'], description: 'Cosine similarity to the query; null when unranked' } }),
   JsonRpcRequest: object(
     {
       jsonrpc: oneOfEnum(['2.0']),

@@ -2,28 +2,11 @@ import type { z } from 'zod';
 import { protocolCommandSchema } from '@platform/agent-server-thread-protocol';
 import { cancelManyBodySchema, commandSchema, runCreateSchema } from '@platform/agent-server-run-records';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
-import * as assistants from '../assistants.schemas';
-import * as crons from '../crons.schemas';
-import * as store from '../store.schemas';
-import { streamBody } from '../thread-protocol.routes';
-import * as threads from '../threads.schemas';
+import { streamBody } from '../thread-protocol/thread-protocol.routes';
 
 // The request bodies of the document, generated from the zod schemas the routes validate them with: what the
 // server accepts is what the document says, with no hand-kept copy to drift.
 const REQUEST_BODIES: Record<string, z.ZodType> = {
-  AssistantCreate: assistants.createBody,
-  AssistantPatch: assistants.patchBody,
-  AssistantSearchRequest: assistants.searchBody,
-  AssistantCountRequest: assistants.countBody,
-  AssistantVersionsRequest: assistants.versionsBody,
-  ThreadCreate: threads.createBody,
-  ThreadSearchRequest: threads.searchBody,
-  ThreadCountRequest: threads.countBody,
-  ThreadPatch: threads.patchBody,
-  ThreadPruneRequest: threads.pruneBody,
-  ThreadStateUpdate: threads.stateUpdateBody,
-  ThreadStateCheckpointRequest: threads.stateAtCheckpointBody,
-  ThreadHistoryRequest: threads.historyBody,
   ThreadProtocolCommand: protocolCommandSchema,
   ThreadProtocolStreamRequest: streamBody,
   // One schema validates every run-creating body: `if_not_exists` applies on a thread, `on_completion` without one.
@@ -31,14 +14,6 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   RunCreateStateless: runCreateSchema,
   RunCancelRequest: cancelManyBodySchema,
   Command: commandSchema,
-  CronCreate: crons.cronCreateBody,
-  CronPatch: crons.cronPatchBody,
-  CronSearchRequest: crons.cronSearchBody,
-  CronCountRequest: crons.cronCountBody,
-  StorePutRequest: store.putItemBody,
-  StoreDeleteRequest: store.deleteItemBody,
-  StoreSearchRequest: store.searchItemsBody,
-  StoreListNamespacesRequest: store.listNamespacesBody,
 };
 
 /** The request-body component schemas, as JSON Schema from their zod schemas (and any definitions they need). */

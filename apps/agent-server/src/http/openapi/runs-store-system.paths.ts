@@ -6,20 +6,16 @@ import {
   listRunsQuerySchema,
 } from '@platform/agent-server-run-records';
 import { parametersOf } from '@platform/openapi';
-import { getItemQuery } from '../store.schemas';
-import { arrayOf, bool, dict, int, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
+import { arrayOf, bool, dict, object, operation, pathParam, queryParam, ref, str, uuid } from './openapi-helpers';
 
 const TR = 'Thread Runs';
 const SR = 'Stateless Runs';
-const C = 'Crons';
-const S = 'Store';
 const A2A = 'A2A';
 const MCP = 'MCP';
 const SYS = 'System';
 
 const threadId = pathParam('thread_id', 'Thread id', uuid());
 const runId = pathParam('run_id', 'Run id', uuid());
-const cronId = pathParam('cron_id', 'Cron id', uuid());
 const lastEventId = { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event (-1: from the start)', schema: str() };
 const location = { 'Content-Location': str('/threads/{thread_id}/runs/{run_id}') };
 // Query parameters from the zod schemas the routes parse them with; the descriptions are added here.
@@ -58,9 +54,6 @@ export const threadRunsPaths = {
       status: 202,
     }),
   },
-  '/threads/{thread_id}/runs/crons': {
-    post: operation(C, 'create_thread_cron', { summary: 'Schedule runs on a thread', params: [threadId], body: ref('CronCreate'), response: ref('Cron') }),
-  },
 };
 
 export const statelessRunsPaths = {
@@ -72,34 +65,6 @@ export const statelessRunsPaths = {
   },
   '/runs/batch': { post: operation(SR, 'create_stateless_runs', { summary: 'Start several runs', body: arrayOf(ref('RunCreateStateless')), response: arrayOf(ref('Run')) }) },
   '/runs/cancel': { post: operation(SR, 'cancel_runs', { summary: 'Cancel runs by id, by thread or by status', body: ref('RunCancelRequest'), params: query(cancelManyQuerySchema, { action: 'interrupt or rollback' }) }) },
-};
-
-export const cronsPaths = {
-  '/runs/crons': { post: operation(C, 'create_cron', { summary: 'Schedule stateless runs', body: ref('CronCreate'), response: ref('Cron') }) },
-  '/runs/crons/search': { post: operation(C, 'search_crons', { summary: 'Search crons', body: ref('CronSearchRequest'), response: arrayOf(ref('Cron')) }) },
-  '/runs/crons/count': { post: operation(C, 'count_crons', { summary: 'Count crons', body: ref('CronCountRequest'), response: int() }) },
-  '/runs/crons/{cron_id}': {
-    patch: operation(C, 'patch_cron', { summary: 'Update a cron', params: [cronId], body: ref('CronPatch'), response: ref('Cron') }),
-    delete: operation(C, 'delete_cron', { summary: 'Delete a cron', params: [cronId] }),
-  },
-};
-
-export const storePaths = {
-  '/store/items': {
-    put: operation(S, 'put_item', { summary: 'Store or replace an item', body: ref('StorePutRequest') }),
-    get: operation(S, 'get_item', {
-      summary: 'Get an item',
-      params: query(getItemQuery, { namespace: 'Namespace labels joined with "."', key: 'Item key', refresh_ttl: "Restart the item's TTL" }),
-      response: ref('Item'),
-    }),
-    delete: operation(S, 'delete_item', { summary: 'Delete an item', body: ref('StoreDeleteRequest') }),
-  },
-  '/store/items/search': {
-    post: operation(S, 'search_items', { summary: 'Search items under a namespace prefix', body: ref('StoreSearchRequest'), response: object({ items: arrayOf(ref('SearchItem')) }) }),
-  },
-  '/store/namespaces': {
-    post: operation(S, 'list_namespaces', { summary: 'List namespaces', body: ref('StoreListNamespacesRequest'), response: object({ namespaces: arrayOf(arrayOf(str())) }) }),
-  },
 };
 
 export const a2aPaths = {

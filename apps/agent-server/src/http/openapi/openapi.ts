@@ -1,0 +1,52 @@
+import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
+import { threadsPaths } from './assistants-threads.paths';
+import { componentSchemas } from './openapi-schemas';
+import { requestSchemas } from './request-schemas';
+import { a2aPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
+
+const TAGS = [
+  ['Assistants', 'Configured instances of a graph'],
+  ['Threads', 'Accumulated outputs of a group of runs'],
+  ['Thread Runs', 'Invocations of a graph/assistant on a thread'],
+  ['Stateless Runs', 'Invocations with no state persistence'],
+  ['Crons', 'Periodic runs on a schedule'],
+  ['Store', 'Persistent key-value store for long-term memory'],
+  ['A2A', 'Agent-to-Agent Protocol endpoints'],
+  ['MCP', 'Model Context Protocol endpoints'],
+  ['System', 'Health checks and server info'],
+] as const;
+
+/**
+ * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): the operations of the declared routes
+ * (`routes`, today the assistants', threads', crons' and store's) generated from their schemas, the others' still written in this folder.
+ */
+export function agentServerOpenApi(options: { version: string; routes: readonly DeclaredRoute[] }): Record<string, unknown> {
+  const declared = openApiDocument({ title: 'Agent Server', version: options.version }, options.routes);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent Server',
+      version: options.version,
+      description:
+        'Runs the graphs of a LangGraph deployment as assistants, on threads or stateless, with streaming, crons and a store. ' +
+        'Compatible with `@langchain/langgraph-sdk`. Wherever an `assistant_id` is taken, a graph id works too.',
+    },
+    tags: TAGS.map(([name, description]) => ({ name, description })),
+    paths: {
+      ...declared.paths,
+      ...threadsPaths,
+      ...threadRunsPaths,
+      ...statelessRunsPaths,
+      ...a2aPaths,
+      ...mcpPaths,
+      ...systemPaths,
+    },
+    components: {
+      // Responses described by hand; request bodies generated from the zod schemas that validate them.
+      // (`declared`'s own are those of the declared routes.)
+      schemas: { ...declared.components.schemas, ...componentSchemas, ...requestSchemas() },
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key of the organization hosting the deployment' } },
+    },
+    security: [{ apiKey: [] }],
+  };
+}
