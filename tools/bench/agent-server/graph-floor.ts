@@ -1,7 +1,8 @@
 // The floor under any server that runs the bench's graph with LangGraph.js: CPU per `invoke` of the same 1-node graph
 // (./graph/echo.graph.ts), in this process, with no HTTP, no database and no checkpointer — what the graph library
 // alone costs per run on this host. Compare it with the bench's server CPU per run.
-//   npx tsx tools/bench/agent-server/graph-floor.ts [--runs=3000]
+//   npx tsx tools/bench/agent-server/graph-floor.ts [--runs=3000] [--json]
+// `--json`: one line, `{"plain": <ms>, "memorySaver": <ms>}` (CPU per run), for the bench (run.ts) to report beside ours.
 import { MemorySaver } from '@langchain/langgraph';
 import { intOption } from '../options';
 import { graph } from './graph/echo.graph';
@@ -21,13 +22,17 @@ async function cpuMsPerInvoke(target: Invocable, runs: number): Promise<{ cpu: n
 async function main(): Promise<void> {
   const runs = intOption('runs', 3000);
   const withSaver = graph.builder.compile({ checkpointer: new MemorySaver() });
-  for (const [name, target] of [
-    ['graph.invoke, no checkpointer', graph],
-    ['graph.invoke, MemorySaver', withSaver],
+  const json = process.argv.includes('--json');
+  const cpuPerRun: Record<string, number> = {};
+  for (const [key, name, target] of [
+    ['plain', 'graph.invoke, no checkpointer', graph],
+    ['memorySaver', 'graph.invoke, MemorySaver', withSaver],
   ] as const) {
     const { cpu, wall } = await cpuMsPerInvoke(target, runs);
-    console.log(`${name.padEnd(32)} ${cpu.toFixed(2).padStart(6)} ms CPU per run  ${wall.toFixed(2).padStart(6)} ms wall  (${runs} runs)`);
+    cpuPerRun[key] = cpu;
+    if (!json) console.log(`${name.padEnd(32)} ${cpu.toFixed(2).padStart(6)} ms CPU per run  ${wall.toFixed(2).padStart(6)} ms wall  (${runs} runs)`);
   }
+  if (json) console.log(JSON.stringify(cpuPerRun));
 }
 
 main().catch((err) => {

@@ -2,16 +2,20 @@
 // 1.5.1 `dev`, pinned in ./reference, in-memory), in one run, driven by the same SDK client with the same 1-node
 // graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1]
+//     [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=2000]
 // `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
-// spread over them round-robin.
+// spread over them round-robin. `--baseline=<dir>`: this server from another checkout too (e.g. a `git archive` of
+// main with node_modules linked), on a database of its own, measured interleaved with this one `--rounds` times: an
+// A/B in one time window. `--no-reference`: without the reference server. The floor (./graph-floor.ts, LangGraph.js
+// alone) is measured in a process of its own before the servers, and every row reports its server CPU above it.
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import { busyPercent, machineCpu, cpuSecondsBetween, namedProcessesCpu, processTreeCpuSeconds } from '@platform/testing';
-import { intOption } from '../options';
+import { intOption, option } from '../options';
 import { gatewayHeaders, startAgentServer, startReferenceServer, stop, type StartedServer } from './servers';
 
 const GRAPH_CONFIG = path.join(__dirname, 'graph', 'langgraph.json');
@@ -30,14 +34,14 @@ async function startReference(): Promise<Target> {
   return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', children: [child], client: () => new Client({ apiUrl: url }) };
 }
 
-const startReplica = (databaseUrl: string) =>
-  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET });
+const startReplica = (databaseUrl: string, root?: string) =>
+  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root });
 
-async function startOurs(databaseUrl: string, replicas: number): Promise<Target> {
+async function startOurs(databaseUrl: string, replicas: number, baseline?: string): Promise<Target> {
   // One after the other: the first applies the migrations.
   const started: StartedServer[] = [];
   try {
-    for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl));
+    for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl, baseline));
   } catch (err) {
     await Promise.all(started.map((s) => stop(s.child)));
     throw err;
@@ -45,7 +49,7 @@ async function startOurs(databaseUrl: string, replicas: number): Promise<Target>
   let next = 0;
   // The server admits only gateway-signed requests; a signature is valid for 5 minutes, so each client signs anew.
   const client = () => new Client({ apiUrl: started[next++ % started.length].url, defaultHeaders: gatewayHeaders(SECRET) });
-  const name = replicas === 1 ? 'this server (Postgres)' : `this server (Postgres, ${replicas} replicas)`;
+  const name = `${baseline ? 'baseline' : 'this server'} (Postgres${replicas === 1 ? '' : `, ${replicas} replicas`})`;
   return { name, children: started.map((s) => s.child), client };
 }
 
@@ -115,6 +119,14 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
   };
 }
 
+/** LangGraph.js's own CPU per `invoke` of the graph (./graph-floor.ts), in a process of its own. */
+function measureFloor(runs: number): { plain: number; memorySaver: number } {
+  const out = execFileSync(path.join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'graph-floor.ts'), `--runs=${runs}`, '--json'], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '');
+}
+
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('DATABASE_URL (a Postgres server) is required: this server is measured on Postgres');
@@ -122,30 +134,48 @@ async function main(): Promise<void> {
   const concurrentRuns = intOption('concurrent-runs', 2000);
   const concurrency = intOption('concurrency', 50);
   const replicas = intOption('replicas', 1);
-  const scratch = await createScratchPostgresDatabase(adminUrl);
+  const rounds = intOption('rounds', 1);
+  const baseline = option('baseline', '');
+  const withReference = !process.argv.includes('--no-reference');
+  const scratches = [await createScratchPostgresDatabase(adminUrl), ...(baseline ? [await createScratchPostgresDatabase(adminUrl)] : [])];
   const targets: Target[] = [];
   try {
-    targets.push(await startOurs(scratch.url, replicas), await startReference());
+    console.log('measuring the floor (graph-floor.ts) ...');
+    const floor = measureFloor(intOption('floor-runs', 2000));
+    targets.push(await startOurs(scratches[0].url, replicas));
+    if (baseline) targets.push(await startOurs(scratches[1].url, replicas, path.resolve(baseline)));
+    const ours = [...targets];
+    const reference = withReference ? await startReference() : undefined;
+    if (reference) targets.push(reference);
     const rows: [string, Result][] = [];
-    for (const target of targets) {
-      console.log(`measuring ${target.name} ...`);
-      rows.push([target.name, await measure(target, sequential, concurrentRuns, concurrency)]);
+    // Ours and the baseline interleaved, round after round; the reference (latency-bound) once, at the end.
+    for (let round = 0; round < rounds; round++) {
+      for (const target of ours) {
+        console.log(`measuring ${target.name} ...`);
+        rows.push([target.name, await measure(target, sequential, concurrentRuns, concurrency)]);
+      }
     }
-    const [ours, reference] = rows.map(([, r]) => r);
+    if (reference) {
+      console.log(`measuring ${reference.name} ...`);
+      rows.push([reference.name, await measure(reference, sequential, concurrentRuns, concurrency)]);
+    }
     console.log(`\nsequential runs.wait: ${sequential} runs; concurrent: ${concurrentRuns} runs over ${concurrency} clients\n`);
-    const header = ['p50 ms', 'p95 ms', `runs/s @${concurrency}`, 'server CPU', 'client CPU', 'Postgres CPU', 'machine busy'];
+    const header = ['p50 ms', 'p95 ms', `runs/s @${concurrency}`, 'server CPU', 'above floor', 'client CPU', 'Postgres CPU', 'machine busy'];
     console.log(`${'server'.padEnd(48)}${header.map((h) => h.padStart(14)).join('')}`);
     for (const [name, r] of rows) {
-      const cells = [r.p50.toFixed(1), r.p95.toFixed(1), r.runsPerSecond.toFixed(0), ...Object.values(r.cpuMsPerRun).map((ms) => `${ms.toFixed(2)} ms`), `${r.machineBusy.toFixed(0)}%`];
+      const { server, client, postgres } = r.cpuMsPerRun;
+      const cells = [r.p50.toFixed(1), r.p95.toFixed(1), r.runsPerSecond.toFixed(0), ...[server, server - floor.plain, client, postgres].map((ms) => `${ms.toFixed(2)} ms`), `${r.machineBusy.toFixed(0)}%`];
       console.log(`${name.padEnd(48)}${cells.map((c) => c.padStart(14)).join('')}`);
     }
     console.log('(CPU columns: milliseconds per run in the concurrent phase, from /proc; the bench client is this process)');
-    console.log(
-      `\nratios: p50 ${(reference.p50 / ours.p50).toFixed(1)}x lower, concurrent throughput ${(ours.runsPerSecond / reference.runsPerSecond).toFixed(1)}x`,
-    );
+    console.log(`floor (LangGraph.js alone, graph-floor.ts): ${floor.plain.toFixed(2)} ms CPU per invoke, ${floor.memorySaver.toFixed(2)} ms with a MemorySaver`);
+    if (reference) {
+      const [first, last] = [rows[0][1], rows[rows.length - 1][1]];
+      console.log(`\nratios: p50 ${(last.p50 / first.p50).toFixed(1)}x lower, concurrent throughput ${(first.runsPerSecond / last.runsPerSecond).toFixed(1)}x`);
+    }
   } finally {
     await Promise.all(targets.flatMap((t) => t.children.map(stop)));
-    await scratch.drop();
+    await Promise.all(scratches.map((s) => s.drop()));
   }
 }
 
