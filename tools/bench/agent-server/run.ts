@@ -2,7 +2,7 @@
 // 1.5.1 `dev`, pinned in ./reference, in-memory), in one run, driven by the same SDK client with the same 1-node
 // graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1]
-//     [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=2000]
+//     [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=2000] [--node-flags=<flags>]
 // `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
 // spread over them round-robin. `--baseline=<dir>`: this server from another checkout too (e.g. a `git archive` of
 // main with node_modules linked), on a database of its own, measured interleaved with this one `--rounds` times: an
@@ -34,8 +34,11 @@ async function startReference(): Promise<Target> {
   return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', children: [child], client: () => new Client({ apiUrl: url }) };
 }
 
+// --node-flags=<flags, space-separated>: V8/Node flags for this server's processes (not the baseline's).
+const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
+
 const startReplica = (databaseUrl: string, root?: string) =>
-  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root });
+  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root, nodeFlags: root ? [] : NODE_FLAGS });
 
 async function startOurs(databaseUrl: string, replicas: number, baseline?: string): Promise<Target> {
   // One after the other: the first applies the migrations.

@@ -83,12 +83,14 @@ export async function startAgentServer(options: {
   log?: number;
   /** Another checkout (with node_modules) to run the server from: an A/B against other code. Default this one. */
   root?: string;
+  /** Node/V8 flags for the server's process (e.g. `--max-semi-space-size=32`). */
+  nodeFlags?: string[];
 }): Promise<StartedServer> {
   const root = options.root ?? ROOT;
   const port = await freePort();
   // BENCH_PROFILE=<dir>: a V8 CPU profile of this server's process there, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...profile, path.join(root, 'apps/agent-server/src/main.ts')], {
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...profile, ...(options.nodeFlags ?? []), path.join(root, 'apps/agent-server/src/main.ts')], {
     cwd: root,
     env: {
       ...process.env,

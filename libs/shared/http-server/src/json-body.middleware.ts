@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ValidationError } from '@platform/errors';
 import { bodyLimitOf, MiB } from './body-limits';
-import { UnsupportedEncodingError, decodeBody, readAll } from './request-body';
+import { UnsupportedEncodingError, readBody } from './request-body';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -75,7 +75,7 @@ export function jsonBody(): RequestHandler {
     try {
       const raw = await readingBody(req, () => {
         checkCharset(req);
-        return readAll(decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) }));
+        return readBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) });
       });
       req.body = parseStrict(raw.toString('utf8'));
       next();
