@@ -2,8 +2,12 @@
 // (./graph/echo.graph.ts), in this process, with no HTTP, no database and no checkpointer — what the graph library
 // alone costs per run on this host. Compare it with the bench's server CPU per run.
 //   npx tsx tools/bench/agent-server/graph-floor.ts [--runs=3000] [--json]
-// `--json`: one line, `{"plain": <ms>, "memorySaver": <ms>}` (CPU per run), for the bench (run.ts) to report beside ours.
-import { MemorySaver } from '@langchain/langgraph';
+// `--json`: one line, `{"plain": <ms>, "memorySaver": <ms>, "serverStream": <ms>}` (CPU per run), for the bench
+// (run.ts) to report beside ours. `serverStream` is the graph run as this server runs a stateless run: `stream` with
+// the options the server passes (config ids, metadata, stream mode, signal, run control), checkpointer off, every
+// chunk consumed — the part of the server's CPU per run that is LangGraph's, with the server's options.
+import { randomUUID } from 'node:crypto';
+import { MemorySaver, RunControl } from '@langchain/langgraph';
 import { intOption } from '../options';
 import { graph } from './graph/echo.graph';
 
@@ -19,6 +23,28 @@ async function cpuMsPerInvoke(target: Invocable, runs: number): Promise<{ cpu: n
   return { cpu: (used.user + used.system) / 1000 / runs, wall: (performance.now() - started) / runs };
 }
 
+/** The graph as the server streams a stateless run of it (run-graph-options.ts: graphStreamOptions, withoutCheckpointer). */
+function asTheServerStreamsIt(): Invocable {
+  const uncheckpointed = graph.withConfig({}) as typeof graph;
+  uncheckpointed.checkpointer = false;
+  return {
+    async invoke(input) {
+      const ids = { run_id: randomUUID(), thread_id: randomUUID(), assistant_id: randomUUID(), graph_id: 'echo' };
+      const stream = await uncheckpointed.stream(input as never, {
+        configurable: { 'x-request-id': `bench-${ids.run_id}`, 'user-agent': 'langgraph-sdk-js', ...ids },
+        context: {},
+        metadata: { created_by: 'system', graph_id: 'echo', assistant_id: ids.assistant_id, ...ids, run_attempt: 1, langgraph_version: '1.7.3', langgraph_plan: 'developer', langgraph_host: 'self-hosted' },
+        streamMode: ['values'],
+        subgraphs: false,
+        signal: new AbortController().signal,
+        control: new RunControl(),
+        runId: ids.run_id,
+      } as never);
+      for await (const chunk of stream) void chunk;
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const runs = intOption('runs', 3000);
   const withSaver = graph.builder.compile({ checkpointer: new MemorySaver() });
@@ -27,10 +53,11 @@ async function main(): Promise<void> {
   for (const [key, name, target] of [
     ['plain', 'graph.invoke, no checkpointer', graph],
     ['memorySaver', 'graph.invoke, MemorySaver', withSaver],
+    ['serverStream', 'graph.stream as the server runs it', asTheServerStreamsIt()],
   ] as const) {
     const { cpu, wall } = await cpuMsPerInvoke(target, runs);
     cpuPerRun[key] = cpu;
-    if (!json) console.log(`${name.padEnd(32)} ${cpu.toFixed(2).padStart(6)} ms CPU per run  ${wall.toFixed(2).padStart(6)} ms wall  (${runs} runs)`);
+    if (!json) console.log(`${name.padEnd(36)} ${cpu.toFixed(2).padStart(6)} ms CPU per run  ${wall.toFixed(2).padStart(6)} ms wall  (${runs} runs)`);
   }
   if (json) console.log(JSON.stringify(cpuPerRun));
 }

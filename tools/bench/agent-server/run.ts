@@ -123,7 +123,7 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
 }
 
 /** LangGraph.js's own CPU per `invoke` of the graph (./graph-floor.ts), in a process of its own. */
-function measureFloor(runs: number): { plain: number; memorySaver: number } {
+function measureFloor(runs: number): { plain: number; memorySaver: number; serverStream: number } {
   const out = execFileSync(path.join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'graph-floor.ts'), `--runs=${runs}`, '--json'], {
     encoding: 'utf8',
   });
@@ -171,7 +171,10 @@ async function main(): Promise<void> {
       console.log(`${name.padEnd(48)}${cells.map((c) => c.padStart(14)).join('')}`);
     }
     console.log('(CPU columns: milliseconds per run in the concurrent phase, from /proc; the bench client is this process)');
-    console.log(`floor (LangGraph.js alone, graph-floor.ts): ${floor.plain.toFixed(2)} ms CPU per invoke, ${floor.memorySaver.toFixed(2)} ms with a MemorySaver`);
+    console.log(
+      `floor (LangGraph.js alone, graph-floor.ts): ${floor.plain.toFixed(2)} ms CPU per invoke, ${floor.memorySaver.toFixed(2)} ms with a MemorySaver, ` +
+        `${floor.serverStream.toFixed(2)} ms streamed with this server's options`,
+    );
     if (reference) {
       const [first, last] = [rows[0][1], rows[rows.length - 1][1]];
       console.log(`\nratios: p50 ${(last.p50 / first.p50).toFixed(1)}x lower, concurrent throughput ${(first.runsPerSecond / last.runsPerSecond).toFixed(1)}x`);
