@@ -33,7 +33,7 @@ function asTheServerStreamsIt(): Invocable {
       const stream = await uncheckpointed.stream(input as never, {
         configurable: { 'x-request-id': `bench-${ids.run_id}`, 'user-agent': 'langgraph-sdk-js', ...ids },
         context: {},
-        metadata: { created_by: 'system', graph_id: 'echo', assistant_id: ids.assistant_id, ...ids, run_attempt: 1, langgraph_version: '1.7.3', langgraph_plan: 'developer', langgraph_host: 'self-hosted' },
+        metadata: { created_by: 'system', ...ids, run_attempt: 1, langgraph_version: '1.7.3', langgraph_plan: 'developer', langgraph_host: 'self-hosted' },
         streamMode: ['values'],
         subgraphs: false,
         signal: new AbortController().signal,
