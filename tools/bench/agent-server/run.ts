@@ -173,12 +173,13 @@ async function main(): Promise<void> {
     if (reference) targets.push(reference);
     const rows: { name: string; result: Result; floor: Floor }[] = [];
     // Each round: the floor (the host's speed moves on a shared machine), then ours and the baseline, one after the
-    // other; the reference (latency-bound) once, at the end.
+    // other (in alternating order); the reference (latency-bound) once, at the end.
     let floor: Floor | undefined;
     for (let round = 0; round < rounds; round++) {
       console.log(`round ${round + 1}: measuring the floor (graph-floor.ts) ...`);
       floor = measureFloor(floorRuns);
-      for (const target of ours) {
+      // The order alternates from round to round: whoever goes first after the floor is not always the same.
+      for (const target of round % 2 === 0 ? ours : [...ours].reverse()) {
         console.log(`measuring ${target.name} ...`);
         rows.push({ name: target.name, result: await measure(admin, target, sequential, concurrentRuns, concurrency), floor });
       }
