@@ -1,18 +1,24 @@
 // Agent Server benchmark: this server (on Postgres) beside the reference JS dev server (`@langchain/langgraph-cli`
 // 1.5.1 `dev`, pinned in ./reference, in-memory), in one run, driven by the same SDK client with the same 1-node
 // graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1] [--client-processes=1] [--reference=on|off]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1]
+//     [--client-processes=1] [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=1000] [--node-flags=<flags>]
 // `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
 // spread over them round-robin. `--client-processes=N` spreads the concurrent clients over N processes (one client
 // process saturates a core at a few hundred runs/s: on a machine with many cores the client must not be the limit);
-// the client CPU column then adds up those processes. `--reference=off` measures this server alone.
+// the client CPU column then adds up those processes. `--baseline=<dir>`: this server from another checkout too (e.g. a `git archive` of
+// main with node_modules linked), on a database of its own, measured interleaved with this one `--rounds` times: an
+// A/B in one time window. `--no-reference`: without the reference server. The floor (./graph-floor.ts, LangGraph.js
+// alone) is measured in a process of its own at the start of every round, and every row reports its server CPU above
+// that round's floor.
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { createScratchPostgresDatabase } from '@platform/prisma';
-import { busyPercent, machineCpu, cpuSecondsBetween, namedProcessesCpu, processTreeCpuSeconds } from '@platform/testing';
+import { Client as PgClient } from 'pg';
+import { busyPercent, machineCpu, cpuSecondsBetween, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
 import { gatewayHeaders, startAgentServer, startReferenceServer, stop, type StartedServer } from './servers';
 import { waitOnce } from './wait-once';
@@ -28,6 +34,8 @@ interface Target {
   secret?: string;
   /** The server's processes (one per replica). */
   children: ChildProcess[];
+  /** Its Postgres database: the CPU of that database's backends is the server's Postgres CPU (none: in-memory). */
+  database?: string;
 }
 
 async function startReference(): Promise<Target> {
@@ -35,14 +43,18 @@ async function startReference(): Promise<Target> {
   return { name: 'reference (langgraph-cli 1.5.1 dev, in-memory)', children: [child], urls: [url], client: () => new Client({ apiUrl: url }) };
 }
 
-const startReplica = (databaseUrl: string) =>
-  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET });
+// --node-flags=<flags, space-separated>: V8/Node flags for this server's processes (not the baseline's).
+const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
 
-async function startOurs(databaseUrl: string, replicas: number): Promise<Target> {
+const startReplica = (databaseUrl: string, root?: string) =>
+  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root, nodeFlags: root ? [] : NODE_FLAGS });
+
+async function startOurs(databaseUrl: string, replicas: number, baseline?: string): Promise<Target> {
+  const database = new URL(databaseUrl).pathname.slice(1);
   // One after the other: the first applies the migrations.
   const started: StartedServer[] = [];
   try {
-    for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl));
+    for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl, baseline));
   } catch (err) {
     await Promise.all(started.map((s) => stop(s.child)));
     throw err;
@@ -50,8 +62,8 @@ async function startOurs(databaseUrl: string, replicas: number): Promise<Target>
   let next = 0;
   // The server admits only gateway-signed requests; a signature is valid for 5 minutes, so each client signs anew.
   const client = () => new Client({ apiUrl: started[next++ % started.length].url, defaultHeaders: gatewayHeaders(SECRET) });
-  const name = replicas === 1 ? 'this server (Postgres)' : `this server (Postgres, ${replicas} replicas)`;
-  return { name, children: started.map((s) => s.child), urls: started.map((s) => s.url), secret: SECRET, client };
+  const name = `${baseline ? 'baseline' : 'this server'} (Postgres${replicas === 1 ? '' : `, ${replicas} replicas`})`;
+  return { name, children: started.map((s) => s.child), urls: started.map((s) => s.url), secret: SECRET, client, database };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -63,9 +75,18 @@ interface Result {
   p95: number;
   runsPerSecond: number;
   /** CPU milliseconds per run in the concurrent phase: the server (with its child processes), this client, Postgres. */
-  cpuMsPerRun: { server: number; client: number; postgres: number };
+  cpuMsPerRun: { server: number; client: number; postgres?: number };
   /** How busy the machine's CPUs were in the concurrent phase, in percent. */
   machineBusy: number;
+}
+
+/**
+ * CPU seconds so far of each Postgres backend serving `database`, by pid: other databases' backends on the same
+ * server (other benches, tests) are not counted.
+ */
+async function backendsCpu(admin: PgClient, database: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  return new Map(rows.map(({ pid }) => [pid, processCpuSeconds(pid)]));
 }
 
 interface Load {
@@ -114,7 +135,7 @@ async function clientProcessesLoad(target: Target, concurrentRuns: number, concu
   };
 }
 
-async function measure(target: Target, sequential: number, concurrentRuns: number, concurrency: number, clientProcesses: number): Promise<Result> {
+async function measure(admin: PgClient, target: Target, sequential: number, concurrentRuns: number, concurrency: number, clientProcesses: number): Promise<Result> {
   const client = target.client();
   for (let i = 0; i < 20; i++) await waitOnce(client, i); // warm-up: JIT, connections, graph compilation
   const latencies: number[] = [];
@@ -126,20 +147,20 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
   latencies.sort((a, b) => a - b);
 
   const load = clientProcesses > 1 ? await clientProcessesLoad(target, concurrentRuns, concurrency, clientProcesses) : inProcessLoad(target, concurrentRuns, concurrency);
-  const cpu = () => {
+  const cpu = async () => {
     const client = process.cpuUsage();
     return {
       server: target.children.reduce((sum, child) => sum + processTreeCpuSeconds(child.pid), 0),
       client: (client.user + client.system) / 1e6,
-      postgres: namedProcessesCpu('postgres'),
+      postgres: target.database ? await backendsCpu(admin, target.database) : undefined,
       machine: machineCpu(),
     };
   };
-  const before = cpu();
+  const before = await cpu();
   const started = performance.now();
   const clientProcessesCpu = await load.run();
   const seconds = (performance.now() - started) / 1000;
-  const after = cpu();
+  const after = await cpu();
   const perRun = (seconds: number) => (1000 * seconds) / concurrentRuns;
   return {
     p50: percentile(latencies, 50),
@@ -148,10 +169,24 @@ async function measure(target: Target, sequential: number, concurrentRuns: numbe
     cpuMsPerRun: {
       server: perRun(after.server - before.server),
       client: perRun(after.client - before.client + clientProcessesCpu),
-      postgres: perRun(cpuSecondsBetween(before.postgres, after.postgres)),
+      postgres: before.postgres && after.postgres ? perRun(cpuSecondsBetween(before.postgres, after.postgres)) : undefined,
     },
     machineBusy: busyPercent(before.machine, after.machine),
   };
+}
+
+/** LangGraph.js's own CPU per `invoke` of the graph (./graph-floor.ts), in a process of its own. */
+interface Floor {
+  plain: number;
+  memorySaver: number;
+  serverStream: number;
+}
+
+function measureFloor(runs: number): Floor {
+  const out = execFileSync(path.join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'graph-floor.ts'), `--runs=${runs}`, '--json'], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '');
 }
 
 async function main(): Promise<void> {
@@ -162,35 +197,68 @@ async function main(): Promise<void> {
   const concurrency = intOption('concurrency', 50);
   const replicas = intOption('replicas', 1);
   const clientProcesses = intOption('client-processes', 1);
-  const withReference = option('reference', 'on') !== 'off';
-  const scratch = await createScratchPostgresDatabase(adminUrl);
+  const rounds = intOption('rounds', 1);
+  const floorRuns = intOption('floor-runs', 1000);
+  const baseline = option('baseline', '');
+  const withReference = !process.argv.includes('--no-reference');
+  const scratches = [await createScratchPostgresDatabase(adminUrl), ...(baseline ? [await createScratchPostgresDatabase(adminUrl)] : [])];
+  const admin = new PgClient({ connectionString: adminUrl });
+  await admin.connect();
   const targets: Target[] = [];
   try {
-    targets.push(await startOurs(scratch.url, replicas));
-    if (withReference) targets.push(await startReference());
-    const rows: [string, Result][] = [];
-    for (const target of targets) {
-      console.log(`measuring ${target.name} ...`);
-      rows.push([target.name, await measure(target, sequential, concurrentRuns, concurrency, clientProcesses)]);
+    targets.push(await startOurs(scratches[0].url, replicas));
+    if (baseline) targets.push(await startOurs(scratches[1].url, replicas, path.resolve(baseline)));
+    const ours = [...targets];
+    const reference = withReference ? await startReference() : undefined;
+    if (reference) targets.push(reference);
+    const rows: { name: string; result: Result; floor: Floor }[] = [];
+    // Each round: the floor (the host's speed moves on a shared machine), then ours and the baseline, one after the
+    // other (in alternating order); the reference (latency-bound) once, at the end.
+    let floor: Floor | undefined;
+    for (let round = 0; round < rounds; round++) {
+      console.log(`round ${round + 1}: measuring the floor (graph-floor.ts) ...`);
+      floor = measureFloor(floorRuns);
+      // The order alternates from round to round: whoever goes first after the floor is not always the same.
+      for (const target of round % 2 === 0 ? ours : [...ours].reverse()) {
+        console.log(`measuring ${target.name} ...`);
+        rows.push({ name: target.name, result: await measure(admin, target, sequential, concurrentRuns, concurrency, clientProcesses), floor });
+      }
     }
-    const [ours, reference] = rows.map(([, r]) => r);
+    if (reference && floor) {
+      console.log(`measuring ${reference.name} ...`);
+      rows.push({ name: reference.name, result: await measure(admin, reference, sequential, concurrentRuns, concurrency, clientProcesses), floor });
+    }
     console.log(`\nsequential runs.wait: ${sequential} runs; concurrent: ${concurrentRuns} runs over ${concurrency} clients\n`);
-    const header = ['p50 ms', 'p95 ms', `runs/s @${concurrency}`, 'server CPU', 'client CPU', 'Postgres CPU', 'machine busy'];
-    console.log(`${'server'.padEnd(48)}${header.map((h) => h.padStart(14)).join('')}`);
-    for (const [name, r] of rows) {
-      const cells = [r.p50.toFixed(1), r.p95.toFixed(1), r.runsPerSecond.toFixed(0), ...Object.values(r.cpuMsPerRun).map((ms) => `${ms.toFixed(2)} ms`), `${r.machineBusy.toFixed(0)}%`];
-      console.log(`${name.padEnd(48)}${cells.map((c) => c.padStart(14)).join('')}`);
+    const header = ['p50 ms', 'p95 ms', `runs/s @${concurrency}`, 'server CPU', 'floor', 'above floor', 'client CPU', 'Postgres CPU', 'machine busy'];
+    console.log(`${'server'.padEnd(48)}${header.map((h) => h.padStart(13)).join('')}`);
+    const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(2)} ms`);
+    for (const { name, result: r, floor: f } of rows) {
+      const { server, client, postgres } = r.cpuMsPerRun;
+      const cells = [r.p50.toFixed(1), r.p95.toFixed(1), r.runsPerSecond.toFixed(0), ...[server, f.plain, server - f.plain, client, postgres].map(ms), `${r.machineBusy.toFixed(0)}%`];
+      console.log(`${name.padEnd(48)}${cells.map((c) => c.padStart(13)).join('')}`);
     }
-    const clientIs = clientProcesses > 1 ? `${clientProcesses} client processes` : 'this process';
-    console.log(`(CPU columns: milliseconds per run in the concurrent phase, from /proc; the bench client is ${clientIs})`);
+    console.log(
+      `(CPU columns: milliseconds per run in the concurrent phase, from /proc; the bench client is ${clientProcesses > 1 ? `${clientProcesses} client processes` : 'this process'}; Postgres: the backends of the\n` +
+        " server's own database. Floor: graph-floor.ts's CPU per invoke of the graph measured just before, in the same round)",
+    );
+    if (rounds > 1) {
+      console.log('\nper server, over the rounds (sum of server CPU / sum of floors):');
+      for (const name of new Set(rows.map((row) => row.name))) {
+        const mine = rows.filter((row) => row.name === name);
+        const sum = (f: (row: (typeof rows)[number]) => number) => mine.reduce((total, row) => total + f(row), 0);
+        const server = sum((row) => row.result.cpuMsPerRun.server) / mine.length;
+        const floorOf = sum((row) => row.floor.plain) / mine.length;
+        console.log(`${name.padEnd(48)} server ${server.toFixed(2)} ms, floor ${floorOf.toFixed(2)} ms, above floor ${(server - floorOf).toFixed(2)} ms (${mine.length} rounds)`);
+      }
+    }
     if (reference) {
-      console.log(
-        `\nratios: p50 ${(reference.p50 / ours.p50).toFixed(1)}x lower, concurrent throughput ${(ours.runsPerSecond / reference.runsPerSecond).toFixed(1)}x`,
-      );
+      const [first, last] = [rows[0].result, rows[rows.length - 1].result];
+      console.log(`\nratios: p50 ${(last.p50 / first.p50).toFixed(1)}x lower, concurrent throughput ${(first.runsPerSecond / last.runsPerSecond).toFixed(1)}x`);
     }
   } finally {
     await Promise.all(targets.flatMap((t) => t.children.map(stop)));
-    await scratch.drop();
+    await admin.end();
+    await Promise.all(scratches.map((s) => s.drop()));
   }
 }
 

@@ -81,12 +81,17 @@ export async function startAgentServer(options: {
   env?: Record<string, string>;
   /** Where its stderr goes (a file descriptor); this process's own stderr by default. */
   log?: number;
+  /** Another checkout (with node_modules) to run the server from: an A/B against other code. Default this one. */
+  root?: string;
+  /** Node/V8 flags for the server's process (e.g. `--max-semi-space-size=32`). */
+  nodeFlags?: string[];
 }): Promise<StartedServer> {
+  const root = options.root ?? ROOT;
   const port = await freePort();
   // BENCH_PROFILE=<dir>: a V8 CPU profile of this server's process there, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [...profile, path.join(ROOT, 'apps/agent-server/src/main.ts')], {
-    cwd: ROOT,
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...profile, ...(options.nodeFlags ?? []), path.join(root, 'apps/agent-server/src/main.ts')], {
+    cwd: root,
     env: {
       ...process.env,
       HOST: '127.0.0.1',

@@ -105,39 +105,12 @@ function claimCtes(ownerParam: number, leaseParam: number, limitParam: number): 
       RETURNING ${runColumns('runs')})`;
 }
 
-export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
-  const settleThread: RunQueueRepository['settleThread'] = async (threadId, status, state) => {
-    await sql.query(
-      `UPDATE threads SET
-         status = CASE WHEN EXISTS (SELECT 1 FROM runs WHERE thread_id = $1::uuid AND status IN ('pending', 'running')) THEN 'busy' ELSE $2 END,
-         values = CASE WHEN $3::boolean THEN $4::jsonb ELSE values END,
-         interrupts = CASE WHEN $3::boolean THEN $5::jsonb ELSE interrupts END,
-         updated_at = now()
-       WHERE thread_id = $1::uuid`,
-      [threadId, status, Boolean(state), state ? storableJsonText(state.values) : null, state ? storableJsonText(state.interrupts) : '{}'],
-    );
-  };
+// The hot statements' texts, built once: a text built per call costs its building, and hashing it again to find its
+// prepared statement (StatementNames), on every run.
+const CLAIM_SQL = `WITH ${claimCtes(1, 2, 3)} SELECT * FROM claimed`;
 
-  return {
-    async claim(owner, limit, leaseMs) {
-      if (limit <= 0) return [];
-      const rows = await sql.query<RunRow>(`WITH ${claimCtes(1, 2, 3)} SELECT * FROM claimed`, [owner, leaseMs, limit]);
-      return rows.map(toRunRecord).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-    },
-
-    async heartbeat(owner, leaseMs, runIds) {
-      if (runIds.length === 0) return [];
-      const rows = await sql.query<{ run_id: string; cancel_action: CancelAction | null }>(
-        `UPDATE runs SET lease_expires_at = now() + ${msInterval(2)}
-         WHERE run_id = ANY($3::uuid[]) AND lease_owner = $1 AND status = 'running' RETURNING run_id::text AS run_id, cancel_action`,
-        [owner, leaseMs, runIds],
-      );
-      return rows.map((row) => ({ runId: row.run_id, cancelAction: row.cancel_action }));
-    },
-
-    async finish(f, claim) {
-      const [row] = await sql.query<{ ended: number; waiting: number; exists: boolean; claimed: RunRow[] | string | null }>(
-        `WITH ev AS (${INSERT_EVENTS_SQL(1, 2)}),
+/** Ends a run: writes its last events, its status and output, its thread's; NOTIFYs; claims `$15` queued runs. */
+const FINISH_SQL = `WITH ev AS (${INSERT_EVENTS_SQL(1, 2)}),
          r AS (UPDATE runs SET status = $5, output = $6, ended_at = now(), updated_at = now(), lease_owner = NULL,
                  lease_expires_at = NULL
                WHERE run_id = $1::uuid AND lease_owner = $7 AND status = 'running' RETURNING thread_id),
@@ -155,7 +128,41 @@ export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
          SELECT (SELECT count(*) FROM r)::int AS ended, COALESCE((SELECT n FROM waiting), 0)::int AS waiting,
                 EXISTS (SELECT 1 FROM runs WHERE run_id = $1::uuid) AS exists,
                 (SELECT count(*) FROM n)::int + (SELECT count(*) FROM q)::int AS notified,
-                (SELECT json_agg(claimed) FROM claimed) AS claimed`,
+                (SELECT json_agg(claimed) FROM claimed) AS claimed`;
+
+export function createRunQueueRepository(sql: SqlSession): RunQueueRepository {
+  const settleThread: RunQueueRepository['settleThread'] = async (threadId, status, state) => {
+    await sql.query(
+      `UPDATE threads SET
+         status = CASE WHEN EXISTS (SELECT 1 FROM runs WHERE thread_id = $1::uuid AND status IN ('pending', 'running')) THEN 'busy' ELSE $2 END,
+         values = CASE WHEN $3::boolean THEN $4::jsonb ELSE values END,
+         interrupts = CASE WHEN $3::boolean THEN $5::jsonb ELSE interrupts END,
+         updated_at = now()
+       WHERE thread_id = $1::uuid`,
+      [threadId, status, Boolean(state), state ? storableJsonText(state.values) : null, state ? storableJsonText(state.interrupts) : '{}'],
+    );
+  };
+
+  return {
+    async claim(owner, limit, leaseMs) {
+      if (limit <= 0) return [];
+      const rows = await sql.query<RunRow>(CLAIM_SQL, [owner, leaseMs, limit]);
+      return rows.map(toRunRecord).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+    },
+
+    async heartbeat(owner, leaseMs, runIds) {
+      if (runIds.length === 0) return [];
+      const rows = await sql.query<{ run_id: string; cancel_action: CancelAction | null }>(
+        `UPDATE runs SET lease_expires_at = now() + ${msInterval(2)}
+         WHERE run_id = ANY($3::uuid[]) AND lease_owner = $1 AND status = 'running' RETURNING run_id::text AS run_id, cancel_action`,
+        [owner, leaseMs, runIds],
+      );
+      return rows.map((row) => ({ runId: row.run_id, cancelAction: row.cancel_action }));
+    },
+
+    async finish(f, claim) {
+      const [row] = await sql.query<{ ended: number; waiting: number; exists: boolean; claimed: RunRow[] | string | null }>(
+        FINISH_SQL,
         [
           f.runId,
           ...eventColumns(f.events),

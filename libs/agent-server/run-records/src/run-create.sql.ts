@@ -123,15 +123,23 @@ function record(run: NewRun, row: Returned): RunRecord {
   };
 }
 
+// Built once (not per run): building the text and hashing it again to find its prepared statement cost every run.
+const INSERT_WITH_NEW_THREAD_SQL = `WITH t AS (INSERT INTO threads (thread_id, metadata, status, config)
+                VALUES ($2::uuid, $14::jsonb, 'busy', ${mergedThreadConfig('$16', '$17', "'{}'::jsonb")}) RETURNING thread_id, '{}'::jsonb AS metadata),
+     n AS (SELECT pg_notify($15, '') WHERE $4 = 'pending'),
+     ins AS (INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED})
+     SELECT ins.*, (SELECT count(*) FROM n) AS notified FROM ins`;
+
+const INSERT_ON_THREAD_SQL = `WITH t AS (UPDATE threads SET status = 'busy', metadata = metadata || $14::jsonb, updated_at = now(),
+                    config = CASE WHEN status = 'busy' THEN config ELSE ${mergedThreadConfig('$16', '$17')} END
+                  WHERE thread_id = $2::uuid RETURNING thread_id, CASE WHEN $15::boolean THEN '{}'::jsonb ELSE metadata END AS metadata)
+       INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED}`;
+
 /** A stateless run: its thread is new, so there is nothing to lock or to double-text; one statement. */
 async function insertWithNewThread(sql: SqlSession, run: NewRun, started: boolean): Promise<RunRecord> {
   // A queued run wakes the replicas' claimers (NOTIFY in the same statement: one round trip either way).
   const [row] = await sql.query<Returned>(
-    `WITH t AS (INSERT INTO threads (thread_id, metadata, status, config)
-                VALUES ($2::uuid, $14::jsonb, 'busy', ${mergedThreadConfig('$16', '$17', "'{}'::jsonb")}) RETURNING thread_id, '{}'::jsonb AS metadata),
-     n AS (SELECT pg_notify($15, '') WHERE $4 = 'pending'),
-     ins AS (INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED})
-     SELECT ins.*, (SELECT count(*) FROM n) AS notified FROM ins`,
+    INSERT_WITH_NEW_THREAD_SQL,
     [...insertParams(run, started), JSON.stringify(run.metadata.newThread), RUN_CHANNELS.queue, ...configParams(run)],
   );
   return record(run, row);
@@ -185,10 +193,7 @@ export async function insertRun(sql: SqlSession, run: NewRun): Promise<CreatedRu
     }
     const started = canStart && inflight.length === 0;
     const [row] = await tx.query<Returned>(
-      `WITH t AS (UPDATE threads SET status = 'busy', metadata = metadata || $14::jsonb, updated_at = now(),
-                    config = CASE WHEN status = 'busy' THEN config ELSE ${mergedThreadConfig('$16', '$17')} END
-                  WHERE thread_id = $2::uuid RETURNING thread_id, CASE WHEN $15::boolean THEN '{}'::jsonb ELSE metadata END AS metadata)
-       INSERT INTO runs (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM t RETURNING ${RETURNED}`,
+      INSERT_ON_THREAD_SQL,
       [...insertParams(run, started), ranWith(run), created, ...configParams(run)],
     );
     const behindThread = inflight.length > 0;

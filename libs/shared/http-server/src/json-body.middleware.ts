@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ValidationError } from '@platform/errors';
 import { bodyLimitOf, MiB } from './body-limits';
-import { UnsupportedEncodingError, decodeBody, readAll } from './request-body';
+import { UnsupportedEncodingError, readBody } from './request-body';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -23,8 +23,10 @@ function checkCharset(req: Request): void {
 
 // As express.json() in strict mode: only an object or an array is a request body.
 function parseStrict(text: string): unknown {
-  if (text.trim() === '') return {};
-  const first = text.trimStart()[0];
+  // The first character that is not white space (`\s` is the set trim() removes), without copying the text.
+  const at = text.search(/\S/);
+  if (at === -1) return {};
+  const first = text[at];
   if (first !== '{' && first !== '[') throw new JsonBodyError(`expected an object or an array, got ${JSON.stringify(text.trim().slice(0, 20))}`);
   try {
     return JSON.parse(text);
@@ -71,11 +73,12 @@ export async function readingBody<T>(req: Request, read: () => Promise<T>): Prom
  */
 export function jsonBody(): RequestHandler {
   return async (req, res, next) => {
-    if (req.body !== undefined || !hasBody(req) || !req.is(JSON_TYPES)) return next();
+    // `application/json` as SDKs send it needs no media-type parsing; anything else goes through req.is.
+    if (req.body !== undefined || !hasBody(req) || (req.headers['content-type'] !== 'application/json' && !req.is(JSON_TYPES))) return next();
     try {
       const raw = await readingBody(req, () => {
         checkCharset(req);
-        return readAll(decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) }));
+        return readBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) });
       });
       req.body = parseStrict(raw.toString('utf8'));
       next();

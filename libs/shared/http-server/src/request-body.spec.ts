@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ValidationError } from '@platform/errors';
-import { PayloadTooLargeError, RequestBodyError, UnsupportedEncodingError, decodeBody, parseJson, readAll } from './request-body';
+import { PayloadTooLargeError, RequestBodyError, UnsupportedEncodingError, decodeBody, parseJson, readAll, readBody } from './request-body';
 
 const TEXT = 'hello zstd, hello zstd, hello zstd! {"a": [1,2,3]}\n'.repeat(20);
 // `zstd -19` of TEXT: a real compressed frame (the raw frames of zstdRawFrame skip the entropy decoder).
@@ -45,6 +45,44 @@ describe('decodeBody', () => {
     expect(open.writableEnded).toBe(false);
     // A zip bomb: small as sent, over the limit once decoded.
     await expect(decode(gzipSync('x'.repeat(100_000)), 'gzip', 1000)).rejects.toThrow(/Decoded request body/);
+  });
+});
+
+describe('readBody', () => {
+  const read = (data: Buffer, encoding?: string, maxBytes = 1 << 20, length?: number) =>
+    readBody(chunks(data), encoding, length === undefined ? undefined : String(length), { maxBytes }).then((b) => b.toString());
+
+  it('reads a body sent as is straight from the source, and decodes the others as decodeBody does', async () => {
+    expect(await read(Buffer.from(TEXT))).toBe(TEXT);
+    expect(await read(Buffer.from(TEXT), ' Identity ')).toBe(TEXT);
+    expect(await read(Buffer.from('{}'))).toBe('{}');
+    expect(await read(Buffer.alloc(0))).toBe('');
+    expect(await read(gzipSync(TEXT), 'gzip')).toBe(TEXT);
+    await expect(read(Buffer.from('not gzip at all'), 'gzip')).rejects.toThrow(RequestBodyError);
+  });
+
+  it('refuses a body over the limit (413) as declared and as it arrives, leaving the rest unread', async () => {
+    expect(() => readBody(chunks(Buffer.from('x')), undefined, '11', { maxBytes: 10 })).toThrow(new PayloadTooLargeError('Request body is larger than 10 bytes'));
+    await expect(read(Buffer.from('x'.repeat(11)), undefined, 10)).rejects.toThrow(new PayloadTooLargeError('Request body is larger than 10 bytes'));
+    const open = new PassThrough();
+    const refused = readBody(open, undefined, undefined, { maxBytes: 10 });
+    open.write('x'.repeat(11));
+    await expect(refused).rejects.toThrow(PayloadTooLargeError);
+    expect(open.writableEnded).toBe(false);
+    expect(open.listenerCount('data')).toBe(0);
+  });
+
+  it('turns a body cut short into the client’s error (400)', async () => {
+    const cut = new PassThrough();
+    const reading = readBody(cut, undefined, undefined, { maxBytes: 100 });
+    cut.write('{"a": ');
+    cut.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    await expect(reading).rejects.toThrow(new RequestBodyError('Request body ended early: aborted'));
+    const closed = new PassThrough();
+    const unfinished = readBody(closed, undefined, undefined, { maxBytes: 100 });
+    closed.write('{"a": ');
+    closed.destroy();
+    await expect(unfinished).rejects.toThrow(RequestBodyError);
   });
 });
 

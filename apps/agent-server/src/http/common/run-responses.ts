@@ -84,16 +84,16 @@ export async function streamRun(res: Response, options: StreamRunOptions): Promi
  * start, and the gateway can go on waiting on it elsewhere if this replica dies.
  */
 export async function jsonWhenDone(res: Response, result: Promise<string>, keepAliveMs: number, options: { headersAtOnce?: boolean } = {}): Promise<void> {
-  if (options.headersAtOnce) {
-    res.status(200).type('application/json');
+  // What `res.status(200).type('application/json')` sets, without express's MIME lookup on every wait.
+  const jsonHeaders = () => {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.flushHeaders();
-  }
+  };
+  if (options.headersAtOnce) jsonHeaders();
   let timer: NodeJS.Timeout | undefined;
   const keepAlive = () => {
-    if (!res.headersSent) {
-      res.status(200).type('application/json');
-      res.flushHeaders();
-    }
+    if (!res.headersSent) jsonHeaders();
     res.write('\n');
     timer = setTimeout(keepAlive, keepAliveMs);
   };
