@@ -334,6 +334,31 @@ function printCpuPerRow(phases: PhaseResult[], refs: References, runs: number): 
   console.log(`| DuckDB writer alone: table → parquet, ${refs.ndjson.threads} threads | ${us(refs.table.cpuSeconds, runs)} | – | – | – | – | – | – | – | – |`);
 }
 
+/**
+ * One line per worker count (`--workers=1,3,6`): rows/s, its ratio to one worker's, and µs of CPU per exported row of
+ * each process: the workers (all of them together, and their main threads), tracing, Postgres, the export service,
+ * s3rver, and the pipeline without s3rver.
+ */
+function printScaling(phases: PhaseResult[]): void {
+  const us = (seconds: number, rows: number) => fmt((seconds * 1e6) / rows, 1);
+  const one = phases.find((p) => p.workers === 1);
+  console.log(
+    '| workers | partitions | rows/s | × 1 worker | µs of CPU per row: workers (all threads) | workers\' main threads | tracing | Postgres | export service | ' +
+      'pipeline without s3rver | s3rver | machine CPU busy |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of phases) {
+    const o = p.otherCpuSeconds;
+    const rate = p.rows / p.seconds;
+    const pipeline = p.cpuSeconds + p.tracingCpuSeconds + o.postgres + o.exportService;
+    const ratio = one ? `${(rate / (one.rows / one.seconds)).toFixed(2)}×` : '–';
+    console.log(
+      `| ${p.workers} | ${p.partitions} | ${fmt(rate)} | ${ratio} | ${us(p.cpuSeconds, p.rows)} | ${us(p.workerMainCpuSeconds, p.rows)} | ${us(p.tracingCpuSeconds, p.rows)} | ` +
+        `${us(o.postgres, p.rows)} | ${us(o.exportService, p.rows)} | ${us(pipeline, p.rows)} | ${us(o.s3, p.rows)} | ${p.busyPercent.toFixed(0)}% |`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const natsUrl = process.env.NATS_URL;
@@ -342,6 +367,8 @@ async function main(): Promise<void> {
   const days = intOption('days', 6);
   const workerCounts = option('workers', '1,3').split(',').map(Number);
   if (workerCounts.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers must be a list of positive integers');
+  // One partition per UTC day: a worker beyond the partition count has nothing to do.
+  if (Math.max(...workerCounts) > days) console.warn(`--workers=${Math.max(...workerCounts)} with --days=${days}: only ${days} partitions, so some workers idle`);
   const concurrency = intOption('concurrency', 1);
   // The worker's EXPORT_WORKER_DUCKDB_THREADS (default: its own default) and the DuckDB writer reference's repetitions.
   const duckdbThreads = option('duckdb-threads', '');
@@ -558,6 +585,8 @@ async function main(): Promise<void> {
         );
       }
     }
+    console.log('');
+    printScaling(phases);
     console.log('');
     printCpuPerRow(phases, refs, runs);
     console.log(`load at the end: ${load()}`);
