@@ -74,9 +74,26 @@ describe('RunBatch encoding (compiled encoder vs protobufjs)', () => {
     expectSameBytes({ ndjson: { lines: small, count: 1, max_line_bytes: small.length - 1 }, cursor });
     expectSameBytes({ ndjson: { lines: new Uint8Array(large), count: 3, max_line_bytes: large.length / 3 - 1 }, cursor });
     expectSameBytes({ ndjson: { lines: Buffer.alloc(0), count: 0, max_line_bytes: 0 } });
+    // Tracing sends a page's batches as views of one buffer: only the view's bytes are written.
+    const page = Buffer.concat([small, large, small]);
+    expectSameBytes({ ndjson: { lines: page.subarray(small.length, small.length + large.length), count: 3, max_line_bytes: large.length / 3 - 1 }, cursor });
     const decoded = method.responseDeserialize(method.responseSerialize({ ndjson: { lines: large, count: 3, max_line_bytes: 7 }, cursor })) as RunBatch__Output;
     expect(decoded.ndjson!.lines.equals(large)).toBe(true);
     expect(decoded.runs).toEqual([]);
+  });
+
+  it('returns a copy of each message, or with `view` its scratch bytes, valid until the next call (what grpc-js frames at once)', () => {
+    const message: MessageDescriptor = { field: [{ name: 'name', number: 1, label: 'LABEL_OPTIONAL', type: 'TYPE_STRING' }] };
+    const copying = compileMessageEncoder(message, () => undefined)!;
+    const first = copying({ name: 'first' });
+    copying({ name: 'other' });
+    expect(first.equals(Buffer.from([0x0a, 5, ...Buffer.from('first')]))).toBe(true);
+
+    const viewing = compileMessageEncoder(message, () => undefined, { view: true })!;
+    const view = viewing({ name: 'first' });
+    expect(view.equals(first)).toBe(true);
+    viewing({ name: 'other' });
+    expect(view.toString('latin1', 2)).toBe('other');
   });
 
   it('declines messages with types it does not write (protobufjs keeps serving them)', () => {

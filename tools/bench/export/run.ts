@@ -4,6 +4,8 @@
 // and s3rver (its own process) — then the same rows written by DuckDB's own COPY ... TO parquet, the reference.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres NATS_URL=nats://127.0.0.1:4222 \
 //     npx tsx tools/bench/export/run.ts [--runs=200000] [--workers=1,3] [--days=6] [--compression=zstandard] [--concurrency=1]
+// `--workers=1,3,6` runs one export per count with that many fresh worker processes (one partition per UTC day, so
+// `--days` at least the largest count) and prints a scaling table: rows/s and µs of CPU per row of each process.
 // End-to-end time runs from the export's creation to its Completed status (the export service's own timestamps),
 // so it includes dispatch, every worker's StreamRuns reads, Parquet encoding, multipart uploads, size checks and
 // progress reports. The reference times only DuckDB's Parquet writer: the exported rows are first loaded into a
@@ -112,7 +114,9 @@ async function profileThisProcess(name: string): Promise<() => Promise<void>> {
 /** The tracing service as its own process (`apps/tracing/src/main.ts`), ready to serve StreamRuns. */
 async function startTracingProcess(databaseUrl: string): Promise<{ child: ChildProcess; grpc: string; stop(): Promise<void> }> {
   const [port, grpcPort] = [await freePort('127.0.0.1'), await freePort('127.0.0.1')];
-  const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', path.join(ROOT, 'apps/tracing/src/main.ts')], {
+  // BENCH_TRACING_NODE_ARGS: node options for the tracing process, e.g. V8 heap flags to compare.
+  const nodeArgs = (process.env.BENCH_TRACING_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profileArgs, ...nodeArgs, '--import', 'tsx', path.join(ROOT, 'apps/tracing/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GRPC_PORT: String(grpcPort), DATABASE_URL: databaseUrl, INTERNAL_SECRET: SECRET, LOG_LEVEL: 'warn', DATA_DIR: 'memory://' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -334,6 +338,31 @@ function printCpuPerRow(phases: PhaseResult[], refs: References, runs: number): 
   console.log(`| DuckDB writer alone: table → parquet, ${refs.ndjson.threads} threads | ${us(refs.table.cpuSeconds, runs)} | – | – | – | – | – | – | – | – |`);
 }
 
+/**
+ * One line per worker count (`--workers=1,3,6`): rows/s, its ratio to one worker's, and µs of CPU per exported row of
+ * each process: the workers (all of them together, and their main threads), tracing, Postgres, the export service,
+ * s3rver, and the pipeline without s3rver.
+ */
+function printScaling(phases: PhaseResult[]): void {
+  const us = (seconds: number, rows: number) => fmt((seconds * 1e6) / rows, 1);
+  const one = phases.find((p) => p.workers === 1);
+  console.log(
+    '| workers | partitions | rows/s | × 1 worker | µs of CPU per row: workers (all threads) | workers\' main threads | tracing | Postgres | export service | ' +
+      'pipeline without s3rver | s3rver | machine CPU busy |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of phases) {
+    const o = p.otherCpuSeconds;
+    const rate = p.rows / p.seconds;
+    const pipeline = p.cpuSeconds + p.tracingCpuSeconds + o.postgres + o.exportService;
+    const ratio = one ? `${(rate / (one.rows / one.seconds)).toFixed(2)}×` : '–';
+    console.log(
+      `| ${p.workers} | ${p.partitions} | ${fmt(rate)} | ${ratio} | ${us(p.cpuSeconds, p.rows)} | ${us(p.workerMainCpuSeconds, p.rows)} | ${us(p.tracingCpuSeconds, p.rows)} | ` +
+        `${us(o.postgres, p.rows)} | ${us(o.exportService, p.rows)} | ${us(pipeline, p.rows)} | ${us(o.s3, p.rows)} | ${p.busyPercent.toFixed(0)}% |`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const natsUrl = process.env.NATS_URL;
@@ -342,6 +371,8 @@ async function main(): Promise<void> {
   const days = intOption('days', 6);
   const workerCounts = option('workers', '1,3').split(',').map(Number);
   if (workerCounts.some((w) => !Number.isInteger(w) || w < 1)) throw new Error('--workers must be a list of positive integers');
+  // One partition per UTC day: a worker beyond the partition count has nothing to do.
+  if (Math.max(...workerCounts) > days) console.warn(`--workers=${Math.max(...workerCounts)} with --days=${days}: only ${days} partitions, so some workers idle`);
   const concurrency = intOption('concurrency', 1);
   // The worker's EXPORT_WORKER_DUCKDB_THREADS (default: its own default) and the DuckDB writer reference's repetitions.
   const duckdbThreads = option('duckdb-threads', '');
@@ -473,12 +504,14 @@ async function main(): Promise<void> {
       });
       let status = 'Created';
       const peakRss = workers.map(() => 0);
-      while (status === 'Created' || status === 'Running') {
-        // The time measured is the export's own (created_at → finished_at): polling often only costs CPU.
-        await sleep(500);
+      for (let tick = 1; status === 'Created' || status === 'Running'; tick++) {
+        // The time measured is the export's own (created_at → finished_at): polling often only costs CPU, which
+        // counts as the export service's (this process). The status is read once a second, in plain SQL (through
+        // Prisma's query compiler it cost ~1 µs per exported row).
+        await sleep(250);
         // Sampled while running, as VmHWM is lost once a worker exits.
         workers.forEach((w, i) => (peakRss[i] = Math.max(peakRss[i], w.peakRssMb() ?? 0)));
-        status = (await exportDb.prisma.bulkExport.findUniqueOrThrow({ where: { id: created.id } })).status;
+        if (tick % 4 === 0) [{ status }] = await exportDb.sql.query<{ status: string }>('SELECT status FROM bulk_exports WHERE id = $1::uuid', [created.id]);
       }
       if (status !== 'Completed') throw new Error(`export ${created.id} ended ${status}`);
       const exp = await exportDb.prisma.bulkExport.findUniqueOrThrow({ where: { id: created.id } });
@@ -558,6 +591,8 @@ async function main(): Promise<void> {
         );
       }
     }
+    console.log('');
+    printScaling(phases);
     console.log('');
     printCpuPerRow(phases, refs, runs);
     console.log(`load at the end: ${load()}`);

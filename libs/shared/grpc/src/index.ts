@@ -17,4 +17,4 @@ export { readStream, type StreamOptions } from './read-stream';
 export { checkHealth, type CheckHealthOptions } from './check-health';
 export { isServiceError } from './client-errors';
 export type { UnaryMethodOf, StreamMethodOf, UnaryRequest, UnaryResponse, StreamRequest, StreamResponse } from './method-types';
-export { compileMessageEncoder, useCompiledResponseEncoder, type MessageDescriptor, type MessageEncoder } from './message-encoder';
+export { compileMessageEncoder, useCompiledResponseEncoder, type EncoderOptions, type MessageDescriptor, type MessageEncoder } from './message-encoder';

@@ -53,9 +53,15 @@ export interface NdjsonRunRow {
  * Runs as NDJSON lines: a batch is their UTF-8 bytes, each line ended by "\n". Postgres writes a line as the
  * proto3 JSON form of `Run` (proto field names in export column order, int64 as strings, null for a null value),
  * the same text as `JSON.stringify` of a row of the `messages` query.
+ *
+ * The page's lines are written once into one buffer as the page arrives, and its batches are views of it: the
+ * strings pg decoded die young instead of being held (and copied by the GC) while the page is sent, and no batch
+ * is copied again.
  */
 export class NdjsonRunPage implements RunPage {
-  private readonly lines: string[];
+  private readonly bytes: Buffer;
+  /** Where each line starts in `bytes`; `count + 1` offsets. */
+  private readonly offsets: Uint32Array;
   private readonly cursors: ProtoRunCursor[];
   /** UTF-8 bytes of each line, its newline included. */
   readonly sizes: number[];
@@ -65,15 +71,24 @@ export class NdjsonRunPage implements RunPage {
     readonly truncated = false,
   ) {
     const count = rows.length;
-    this.lines = new Array(count);
     this.cursors = new Array(count);
     this.sizes = new Array(count);
+    let total = 0;
     for (let i = 0; i < count; i++) {
       const { start_time, id, line } = rows[i];
-      this.lines[i] = line;
       this.cursors[i] = { start_time, id };
       this.sizes[i] = Buffer.byteLength(line) + 1;
+      total += this.sizes[i];
     }
+    this.bytes = Buffer.allocUnsafe(total);
+    this.offsets = new Uint32Array(count + 1);
+    let offset = 0;
+    for (let i = 0; i < count; i++) {
+      this.offsets[i] = offset;
+      offset += this.bytes.write(rows[i].line, offset);
+      this.bytes[offset++] = 0x0a;
+    }
+    this.offsets[count] = offset;
   }
 
   get count(): number {
@@ -85,18 +100,9 @@ export class NdjsonRunPage implements RunPage {
   }
 
   batch(from: number, to: number): RunBatch {
-    let bytes = 0;
     let longest = 0;
-    for (let i = from; i < to; i++) {
-      bytes += this.sizes[i];
-      longest = Math.max(longest, this.sizes[i]);
-    }
-    const lines = Buffer.allocUnsafe(bytes);
-    let offset = 0;
-    for (let i = from; i < to; i++) {
-      offset += lines.write(this.lines[i], offset);
-      lines[offset++] = 0x0a;
-    }
+    for (let i = from; i < to; i++) longest = Math.max(longest, this.sizes[i]);
+    const lines = this.bytes.subarray(this.offsets[from], this.offsets[to]);
     return { ndjson: { lines, count: to - from, max_line_bytes: Math.max(0, longest - 1) }, cursor: this.cursorAt(to - 1) };
   }
 }
