@@ -23,8 +23,11 @@ export interface ActiveRun {
   run: RunRecord;
   signal: AbortSignal;
   control: RunControl;
-  /** How many queued runs the replica wants to take on when this one ends (claimed in the same statement). */
-  claimOnEnd?: () => number;
+  /**
+   * How many queued runs the replica wants to take on when this one ends (claimed in the same statement), and which
+   * it prefers (see RunQueueRepository.claim).
+   */
+  claimOnEnd?: () => { limit: number; prefer: string[] };
 }
 
 /** What ending a run left for the replica: runs waiting on its thread, and runs claimed for it meanwhile. */
@@ -187,14 +190,14 @@ export class RunExecutor {
           ? serializeJson({ __interrupt__: mapper.interrupts })
           : (valuesJson ?? '{}');
     const events = await log.drain();
-    const claim = claimOnEnd?.() ?? 0;
+    const claim = claimOnEnd?.() ?? { limit: 0, prefer: [] };
     const finish = (ending: Pick<RunFinish, 'status' | 'output' | 'threadStatus' | 'threadState'>) =>
       this.retrying(
         run,
         () =>
           this.deps.queue.finish(
             { runId: run.run_id, owner: this.deps.owner, events, deleteThread: temporary, ...ending },
-            claim > 0 ? { limit: claim, leaseMs: this.deps.leaseMs } : undefined,
+            claim.limit > 0 ? { ...claim, leaseMs: this.deps.leaseMs } : undefined,
           ),
         isRefusedData,
       );

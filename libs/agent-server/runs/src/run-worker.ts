@@ -27,6 +27,9 @@ export interface RunWorkerOptions {
   shutdownGraceMs: number;
 }
 
+/** Own queued runs remembered for `claim`'s preference. */
+const OWN_REMEMBERED = 256;
+
 interface Slot {
   launchedAt: number;
   abort: AbortController;
@@ -41,6 +44,12 @@ interface Slot {
  */
 export class RunWorker {
   private readonly active = new Map<string, Slot>();
+  /**
+   * Runs created here that went to the queue (no slot was free), oldest first: claimed here before other replicas'
+   * runs, so those waiting on them here are answered without a NOTIFY and a read. A hint only, bounded: a run
+   * another replica took stays until it is pushed out.
+   */
+  private readonly own = new Set<string>();
   private reserved = 0;
   private claiming = false;
   private claimAgain = false;
@@ -90,6 +99,12 @@ export class RunWorker {
   startReserved(run: RunRecord): void {
     this.unreserve();
     this.launch(run);
+  }
+
+  /** A run created here went to the queue: this replica prefers it when it claims. */
+  queued(runId: string): void {
+    this.own.add(runId);
+    if (this.own.size > OWN_REMEMBERED) this.own.delete(this.own.values().next().value as string);
   }
 
   /** A pending run becomes due later: claim then (the poll would find it too, later). */
@@ -151,7 +166,11 @@ export class RunWorker {
     const abort = new AbortController();
     const control = new RunControl();
     // When it ends, the slot it frees (and any other free one) goes to queued runs in the same statement.
-    const claimOnEnd = () => (this.backlog && !this.stopped ? this.options.concurrency - this.active.size - this.reserved + 1 : 0);
+    this.own.delete(run.run_id);
+    const claimOnEnd = () => ({
+      limit: this.backlog && !this.stopped ? this.options.concurrency - this.active.size - this.reserved + 1 : 0,
+      prefer: [...this.own],
+    });
     const done = this.options.executor
       .execute({ run, signal: abort.signal, control, claimOnEnd })
       .catch((err: unknown): RunExit => {
@@ -177,7 +196,7 @@ export class RunWorker {
           this.backlog = true;
           break;
         }
-        const runs = await this.options.queue.claim(this.options.owner, free, this.options.leaseMs);
+        const runs = await this.options.queue.claim(this.options.owner, free, this.options.leaseMs, [...this.own]);
         this.backlog = runs.length === free;
         for (const run of runs) this.launch(run);
         if (this.backlog) this.claimAgain = true;

@@ -226,7 +226,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
       else {
         if (reserved) worker.unreserve();
         if (afterMs > 0) worker.wakeAt(afterMs);
-        else if (!created.behindThread) worker.poke();
+        else {
+          worker.queued(created.run.run_id);
+          if (!created.behindThread) worker.poke();
+        }
       }
       return created.run;
     },
