@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createRunEventRepository } from '@platform/agent-server-run-streams';
-import { createRunQueueRepository, type RunQueueRepository } from './run-queue.repository';
+import { createRunQueueRepository, OWN_RUNS_HEAD_START_MS, type RunQueueRepository } from './run-queue.repository';
 import { createRunRepository } from '@platform/agent-server-run-records';
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 
@@ -125,6 +125,29 @@ describe('run queue (Postgres with DATABASE_URL, else PGlite)', () => {
     expect(claimed.map((r) => r.run_id)).toEqual([runs[0].run_id, runs[1].run_id]);
     const next = await queue.claim('a', 10, 10_000);
     expect(next.map((r) => r.run_id)).toEqual([runs[2].run_id]);
+  });
+
+  it("takes the claiming replica's own runs first, but not before runs queued longer than the head start", async () => {
+    const others = (await addRun(db, await createThreadRow(db))).run;
+    const own = (await addRun(db, await createThreadRow(db))).run;
+    const claimed = await queue.claim('a', 1, 10_000, [own.run_id]);
+    expect(claimed.map((r) => r.run_id)).toEqual([own.run_id]);
+    expect((await queue.claim('a', 1, 10_000)).map((r) => r.run_id)).toEqual([others.run_id]);
+
+    // Another replica's run waiting longer than OWN_RUNS_HEAD_START_MS goes first; so does ending a run with a claim.
+    const old = (await addRun(db, await createThreadRow(db))).run;
+    await db.sql.query(`UPDATE runs SET created_at = created_at - $2::float8 * interval '1 millisecond' WHERE run_id = $1::uuid`, [
+      old.run_id,
+      OWN_RUNS_HEAD_START_MS + 1_000,
+    ]);
+    const mine = (await addRun(db, await createThreadRow(db))).run;
+    const { run } = await addRun(db, await createThreadRow(db), { startAs: { owner: 'a', leaseMs: 10_000 } });
+    const ended = await queue.finish(
+      { runId: run.run_id, owner: 'a', status: 'success', output: '{}', events: [], threadStatus: 'idle', deleteThread: false },
+      { limit: 1, leaseMs: 10_000, prefer: [mine.run_id] },
+    );
+    expect(ended.claimed.map((r) => r.run_id)).toEqual([old.run_id]);
+    expect((await queue.claim('a', 1, 10_000, [mine.run_id])).map((r) => r.run_id)).toEqual([mine.run_id]);
   });
 
   it('extends leases with heartbeats and reports cancels waiting for the holder', async () => {

@@ -27,6 +27,9 @@ export interface RunWorkerOptions {
   shutdownGraceMs: number;
 }
 
+/** Own queued runs remembered for `claim`'s preference. */
+const OWN_REMEMBERED = 256;
+
 interface Slot {
   launchedAt: number;
   abort: AbortController;
@@ -44,6 +47,12 @@ export class RunWorker implements RunQueue {
   private readonly active = new Map<string, Slot>();
   /** Runs claimed by the statement that ended a run here, launched once that run's executor returned. */
   private readonly claimedOnEnd = new Map<string, RunRecord[]>();
+  /**
+   * Runs created here that went to the queue (no slot was free), oldest first: claimed here before other replicas'
+   * runs, so those waiting on them here are answered without a NOTIFY and a read. A hint only, bounded: a run
+   * another replica took stays until it is pushed out.
+   */
+  private readonly own = new Set<string>();
   private reserved = 0;
   private claiming = false;
   private claimAgain = false;
@@ -90,7 +99,10 @@ export class RunWorker implements RunQueue {
     else {
       if (reserved) this.unreserve();
       if (afterMs > 0) this.wakeAt(afterMs);
-      else if (!created.behindThread) this.poke();
+      else {
+        this.remember(created.run.run_id);
+        if (!created.behindThread) this.poke();
+      }
     }
     return created.run;
   }
@@ -98,9 +110,15 @@ export class RunWorker implements RunQueue {
   async finish(finish: RunFinish): Promise<RunEnded> {
     // The slot the run frees (and any other free one) goes to queued runs in the same statement.
     const claim = this.active.has(finish.runId) && this.backlog && !this.stopped ? this.options.concurrency - this.active.size - this.reserved + 1 : 0;
-    const { claimed, ...ended } = await this.options.queue.finish(finish, claim > 0 ? { limit: claim, leaseMs: this.options.leaseMs } : undefined);
+    const { claimed, ...ended } = await this.options.queue.finish(finish, claim > 0 ? { limit: claim, leaseMs: this.options.leaseMs, prefer: [...this.own] } : undefined);
     if (claimed.length > 0) this.claimedOnEnd.set(finish.runId, claimed);
     return ended;
+  }
+
+  /** A run created here went to the queue: this replica prefers it when it claims. */
+  private remember(runId: string): void {
+    this.own.add(runId);
+    if (this.own.size > OWN_REMEMBERED) this.own.delete(this.own.values().next().value as string);
   }
 
   /** Holds a slot for a run about to be created here; false when none is free or queued runs come first. */
@@ -177,6 +195,7 @@ export class RunWorker implements RunQueue {
   }
 
   private launch(run: RunRecord): void {
+    this.own.delete(run.run_id);
     const abort = new AbortController();
     const control = new RunControl();
     const done = this.options.executor
@@ -206,7 +225,7 @@ export class RunWorker implements RunQueue {
           this.backlog = true;
           break;
         }
-        const runs = await this.options.queue.claim(this.options.owner, free, this.options.leaseMs);
+        const runs = await this.options.queue.claim(this.options.owner, free, this.options.leaseMs, [...this.own]);
         this.backlog = runs.length === free;
         for (const run of runs) this.launch(run);
         if (this.backlog) this.claimAgain = true;
