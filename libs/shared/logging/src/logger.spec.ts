@@ -42,10 +42,10 @@ describe('createLogger', () => {
 describe('createLogger to stdout (batched)', () => {
   const LOGGER = path.join(__dirname, 'logger.ts');
 
-  /** A node process (no tsx launcher in between) that logs with the default destination; `script` runs with `log` in scope. */
+  /** A process that logs with the default destination: `script` runs with `log` in scope. */
   function child(script: string) {
     const code = `const { createLogger } = require(${JSON.stringify(LOGGER)}); const log = createLogger({ service: 'batch' }); ${script}`;
-    const proc = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     proc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
