@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, LOG_FLUSH_INTERVAL_MS } from './logger';
-
-const ROOT = path.resolve(__dirname, '../../../..');
+import { createLogger } from './logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -36,42 +32,5 @@ describe('createLogger', () => {
     log.info('quiet');
     log.warn('loud');
     expect(lines.map((l) => l.msg)).toEqual(['loud']);
-  });
-});
-
-describe('createLogger to stdout (batched)', () => {
-  const LOGGER = path.join(__dirname, 'logger.ts');
-
-  /** A process that logs with the default destination: `script` runs with `log` in scope. */
-  function child(script: string) {
-    const code = `const { createLogger } = require(${JSON.stringify(LOGGER)}); const log = createLogger({ service: 'batch' }); ${script}`;
-    const proc = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    proc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
-    return { proc, exited, lines: () => output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
-  }
-
-  it('writes every line before a SIGTERM exit (process.exit after the signal, as runService does)', async () => {
-    const c = child(`
-      process.on('SIGTERM', () => process.exit(0));
-      for (let i = 0; i < 5000; i++) log.info({ i }, 'request');
-      setInterval(() => undefined, 1000);
-      process.kill(process.pid, 'SIGTERM');`);
-    expect(await c.exited).toBe(0);
-    expect(c.lines().map((line) => line.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
-  });
-
-  it('writes a lone line within the flush interval, while the process goes on', async () => {
-    const c = child(`log.info('started'); setInterval(() => undefined, 1000);`);
-    try {
-      const started = Date.now();
-      while (c.lines().length === 0 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_INTERVAL_MS));
-      expect(c.lines().map((line) => line.msg)).toEqual(['started']);
-      expect(c.proc.exitCode).toBeNull();
-    } finally {
-      c.proc.kill('SIGKILL');
-      await c.exited;
-    }
   });
 });
