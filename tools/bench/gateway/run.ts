@@ -2,7 +2,7 @@
 // database each); `GET /assistants/{id}` and `/ok` of the Agent Server, through the gateway (API key + workspace
 // header) and direct (gateway-signed identity headers), interleaved, with keep-alive clients; req/s, p50, CPU per
 // request of every process from /proc, and the gateway/direct ratios.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy] [--gateways-only] [--paths=assistant,ok]
 // `--baseline=<dir>`: a second gateway from another checkout (e.g. `git archive` of main, node_modules linked), measured
 // interleaved with this one against the same control plane and Agent Server: an A/B in one time window.
 import type { ChildProcess } from 'node:child_process';
@@ -60,6 +60,10 @@ async function main(): Promise<void> {
   const baseline = option('baseline', '');
   // --bare-proxy: also through a bare node:http proxy (./bare-proxy.ts), the floor of any Node proxy here.
   const bareProxy = process.argv.includes('--bare-proxy');
+  // --gateways-only: no direct phases (an A/B of two gateways' CPU, with --baseline and more --rounds).
+  const gatewaysOnly = process.argv.includes('--gateways-only');
+  // --paths=ok: only `GET /ok` (or `assistant`: only `GET /assistants/{id}`).
+  const kinds = option('paths', 'assistant,ok').split(',') as Array<'assistant' | 'ok'>;
 
   const databases = {
     controlPlane: await createScratchPostgresDatabase(adminUrl),
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
         // Direct: what the gateway would have sent for this workspace (signed, as by the gateway).
         const identity = { tenantId: gateway.workspaceId, organizationId: randomUUID(), subject: 'bench' };
         const signed = () => gatewayHeaders(SECRET, identity);
-        targets.push({ via: 'direct', assistantId, url: (p) => `${agentServer.url}${p}`, headers: signed });
+        if (!gatewaysOnly) targets.push({ via: 'direct', assistantId, url: (p) => `${agentServer.url}${p}`, headers: signed });
         if (bareProxy) {
           const bare = await startBareProxy(agentServer.url);
           started.push(bare);
@@ -122,7 +126,7 @@ async function main(): Promise<void> {
 
     const phases: Phase[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const kind of ['assistant', 'ok'] as const) {
+      for (const kind of kinds) {
         // Rotate which goes first, so none always gets the warmer (or the busier) moment.
         const order = targets.map((_, i) => targets[(i + round) % targets.length]);
         for (const target of order) {
@@ -170,9 +174,11 @@ function report(phases: Phase[], requests: number, concurrency: number, logLevel
   for (const path of ['GET /assistants/{id}', 'GET /ok']) {
     const of = (via: string) => phases.filter((p) => p.path === path && p.via === via);
     for (const via of [...new Set(phases.map((p) => p.via))].filter((v) => v !== 'direct')) {
-      const ratios = of(via).map((g, i) => (g.reqPerSecond / of('direct')[i].reqPerSecond).toFixed(2));
-      const gatewayCpu = of(via).map((g) => (g.cpu.gateway + g.cpu['gateway PG']).toFixed(3));
-      console.log(`${path}, ${via}: /direct throughput ${ratios.join(', ')}×; gateway CPU per proxied request (own PG included) ${gatewayCpu.join(', ')} ms`);
+      if (!of(via).length) continue;
+      const ratios = of('direct').length ? `/direct throughput ${of(via).map((g, i) => (g.reqPerSecond / of('direct')[i].reqPerSecond).toFixed(2)).join(', ')}×; ` : '';
+      const cpu = of(via).map((g) => g.cpu.gateway + g.cpu['gateway PG']);
+      const median = [...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)];
+      console.log(`${path}, ${via}: ${ratios}gateway CPU per proxied request (own PG included) ${cpu.map((c) => c.toFixed(3)).join(', ')} ms (median ${median.toFixed(3)})`);
     }
   }
 }

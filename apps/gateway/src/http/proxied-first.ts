@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { accessLog, bodyLimits, errorHandler, notFound, requestId, type BodyLimits, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import type { RouteMatch } from '@platform/gateway-routing';
@@ -45,7 +45,24 @@ export type GatewayListener = RequestListener & { express: Express };
 
 export function proxiedFirst(options: ProxiedFirstOptions): GatewayListener {
   const { app } = options;
-  const bootstrap: RequestHandler[] = [requestId(options.logger), accessLog(options.metrics, PROBES, options.logger), bodyLimits(options.bodyLimits)];
+  const [setRequestId, logAccess, setBodyLimit] = [requestId(options.logger), accessLog(options.metrics, PROBES, options.logger), bodyLimits(options.bodyLimits)];
+  // After the answer has begun, express's final handler logs the error (outside `test`) and cuts the connection.
+  const fail = (err: unknown, req: Request, res: Response) =>
+    errorHandler(err, req, res, () => {
+      if (app.get('env') !== 'test') console.error(err instanceof Error ? (err.stack ?? String(err)) : String(err));
+      req.socket.destroy();
+    });
+  const serve = async (match: RouteMatch, req: Request, res: Response) => {
+    const next: NextFunction = (err?: unknown) => (err ? fail(err, req, res) : notFound(req, res, next));
+    try {
+      setRequestId(req, res, noop);
+      logAccess(req, res, noop);
+      setBodyLimit(req, res, noop);
+      await options.forward(match, req, res, next);
+    } catch (err) {
+      fail(err, req, res);
+    }
+  };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     let match: RouteMatch | undefined;
     try {
@@ -64,19 +81,10 @@ export function proxiedFirst(options: ProxiedFirstOptions): GatewayListener {
     response.locals ??= Object.create(null);
     request.originalUrl = req.url ?? '/';
     request.baseUrl = '';
-    // After the answer has begun, express's final handler logs the error (outside `test`) and cuts the connection.
-    const afterHeaders = (err: unknown) => {
-      if (app.get('env') !== 'test') console.error(err instanceof Error ? (err.stack ?? String(err)) : String(err));
-      req.socket.destroy();
-    };
-    const fail = (err: unknown) => errorHandler(err, request, response, afterHeaders);
-    const next: NextFunction = (err?: unknown) => (err ? fail(err) : notFound(request, response, next));
-    try {
-      for (const step of bootstrap) void step(request, response, () => undefined);
-    } catch (err) {
-      return fail(err);
-    }
-    options.forward(match, request, response, next).catch(fail);
+    void serve(match, request, response);
   };
   return Object.assign(listener, { express: app });
 }
+
+/** The `next` the bootstrap middleware is given: each calls it when done, and the next step follows anyway. */
+const noop = (): undefined => undefined;

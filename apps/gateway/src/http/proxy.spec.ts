@@ -41,7 +41,7 @@ describe('proxy headers', () => {
     app.use((req, res, next) => {
       res.locals.requestId = 'req-1';
       res.locals.caller = caller;
-      return forward(matchRoute(req.url)!)(req, res, next);
+      return forward(matchRoute(req.url)!, req, res, next);
     });
   });
   afterAll(() => new Promise((resolve) => upstream.server.close(resolve)));
@@ -117,7 +117,7 @@ describe('proxy streaming', () => {
     app.use((req, res, next) => {
       res.locals.requestId = 'req-1';
       res.locals.caller = caller;
-      return forward(matchRoute(req.url)!)(req, res, next);
+      return forward(matchRoute(req.url)!, req, res, next);
     });
     gateway = createServer(app);
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));

@@ -1,7 +1,8 @@
 import { Agent } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { parse as parseUrl, type Url } from 'node:url';
+import type { NextFunction, Request, Response } from 'express';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import { InputError } from '@platform/errors';
 import { TRUSTED_HEADER_NAMES, signIdentity } from '@platform/identity';
 import type { Logger } from '@platform/logging';
@@ -21,6 +22,8 @@ export interface ProxyOptions {
   logger: Logger;
 }
 
+const NONE_FAILED: ReadonlySet<string> = new Set();
+
 /** Errors that say the upstream is not there (rather than slow, or gone mid-answer). */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
@@ -38,29 +41,53 @@ interface ProxyLocals {
  * `Authorization`, for its own auth (langgraph.json `auth`) after the gateway's; platform services never see it.
  * The console's session cookies never leave the gateway.
  */
+const STRIPPED_HEADERS = [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS];
+
 function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string, upstream: Upstream, deploymentId?: string): void {
-  for (const name of [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS]) {
-    if (!(name === 'authorization' && upstream === 'deployment')) delete req.headers[name];
+  for (const name of STRIPPED_HEADERS) {
+    if (req.headers[name] !== undefined && !(name === 'authorization' && upstream === 'deployment')) delete req.headers[name];
   }
   withoutSessionCookies(req);
   if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId, { deploymentId }));
 }
 
+/** Upstream base URLs parsed once (http-proxy parses a target given as a string on every request). */
+function parsedTargets(maxEntries = 10_000): (target: string) => Url {
+  const parsed = new Map<string, Url>();
+  return (target) => {
+    let url = parsed.get(target);
+    if (!url) {
+      if (parsed.size >= maxEntries) parsed.delete(parsed.keys().next().value as string);
+      url = parseUrl(target);
+      parsed.set(target, url);
+    }
+    return url;
+  };
+}
+
+/** Forwards one routed request (authenticated already, the caller in `res.locals.caller`) to its upstream. */
+export type Forward = (match: RouteMatch, req: Request, res: Response, next: NextFunction) => Promise<void>;
+
 /**
  * Forwards an authenticated (or public-route) request to its upstream: a fixed service, or the agent server
  * of `/deployments/{id}` as resolved from the control plane. Bodies are streamed, never parsed here.
  */
-export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHandler {
+export function proxyTo(options: ProxyOptions): Forward {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   // Agent Server replicas that failed lately get no requests for a while, when the deployment has others.
   const health = new ReplicaHealth();
+  const targetOf = parsedTargets();
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    router: (req) => ((req as Request).res?.locals.proxy as ProxyLocals).target,
+    router: (req) => targetOf(((req as Request).res?.locals.proxy as ProxyLocals).target),
     changeOrigin: true,
     xfwd: true,
     agent,
     proxyTimeout: options.proxyTimeoutMs || undefined,
-    logger: undefined,
+    // Not the default plugins' logger, which formats a URL and a line for every answer to drop it (errors are
+    // logged below): the one that keeps http-proxy's errors from crashing the process and destroys an upstream
+    // answer whose client went away (SSE), and the one that calls `on` below.
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
     on: {
       proxyRes: (proxyRes, req) => {
         // A deleted deployment answers 404 at once: its cached route goes with the control plane's 204.
@@ -89,7 +116,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
 
   const resume = resumableWait({ ...options, health });
 
-  return (match) => async (req, res, next) => {
+  return async (match, req, res, next) => {
     const caller = res.locals.caller as Caller | undefined;
     const locals: ProxyLocals = { target: '' };
     if (match.rule.upstream === 'deployment') {
@@ -97,7 +124,7 @@ export function proxyTo(options: ProxyOptions): (match: RouteMatch) => RequestHa
       if (!tenantId) throw new InputError('X-Tenant-Id header is required');
       const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId, String(res.locals.requestId));
       Object.assign(locals, {
-        target: nextReplica(resolved, new Set(), health) ?? resolved.upstreamUrl,
+        target: nextReplica(resolved, NONE_FAILED, health) ?? resolved.upstreamUrl,
         deploymentId: match.deploymentId,
         tenantId,
         signedFor: resolved.deploymentId,

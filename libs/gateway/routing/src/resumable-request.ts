@@ -55,13 +55,18 @@ export class ReplicaHealth {
   }
 }
 
-const trimmed = (url: string) => url.replace(/\/+$/, '');
+const trimmed = (url: string) => (url.endsWith('/') ? url.replace(/\/+$/, '') : url);
 
 /**
  * The replica to try next: the deployment's upstream first, then its other replicas, skipping those that already
  * failed this request and, while another is left, those that failed lately. Undefined when every one has failed.
  */
 export function nextReplica(deployment: ResolvedDeployment, failed: ReadonlySet<string>, health?: ReplicaHealth): string | undefined {
+  if (!deployment.replicaUrls?.length) {
+    // One instance (every request of a deployment without replicas passes here): no list to build.
+    const url = trimmed(deployment.upstreamUrl);
+    return failed.has(url) ? undefined : url;
+  }
   const candidates = [...new Set([deployment.upstreamUrl, ...(deployment.replicaUrls ?? [])].map(trimmed))].filter((url) => !failed.has(url));
   return candidates.find((url) => !health?.isDown(url)) ?? candidates[0];
 }
