@@ -1,16 +1,15 @@
 import { NotFoundError, UnavailableError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { Deployment, DeploymentFilter } from './deployment';
-import type { DeploymentStore } from './deployment.store';
+import type { Deployment, DeploymentFilter, DeploymentsRepository } from '@platform/control-plane-data-access';
 
 /** A page of the tenant's deployments and the offset of the next page. */
-export async function listDeployments(store: DeploymentStore, filter: DeploymentFilter) {
+export async function listDeployments(store: DeploymentsRepository, filter: DeploymentFilter) {
   const resources = await store.list(filter);
   return { resources, offset: filter.offset + resources.length };
 }
 
 /** One deployment of the tenant; another tenant's deployment is as absent as an unknown one. */
-export async function getDeployment(store: DeploymentStore, tenantId: string, id: string): Promise<Deployment> {
+export async function getDeployment(store: DeploymentsRepository, tenantId: string, id: string): Promise<Deployment> {
   const deployment = isUuid(id) ? await store.find(id.toLowerCase(), tenantId) : null;
   if (!deployment) throw new NotFoundError(`Deployment ${id} not found`);
   return deployment;
@@ -22,7 +21,7 @@ export async function getDeployment(store: DeploymentStore, tenantId: string, id
  * `tenantId` empty means any tenant (internal callers); otherwise a foreign deployment is not found.
  */
 export async function resolveDeploymentUpstream(
-  store: DeploymentStore,
+  store: DeploymentsRepository,
   id: string,
   tenantId: string,
 ): Promise<Deployment & { upstreamUrl: string; replicaUrls: string[] }> {

@@ -1,6 +1,5 @@
-export * from './deployment';
-export * from './revision';
-export * from './deployment.store';
+export * from '@platform/control-plane-data-access';
+export * from '@platform/control-plane-data-access';
 export * from './deployment-json';
 export * from './deployment-rules';
 export * from './deployments-context';
@@ -8,8 +7,6 @@ export * from './deployments.usecases';
 export * from './create-deployment.usecase';
 export * from './update-deployment.usecase';
 export * from './revisions.usecases';
-export * from './prisma-deployment.store';
 export * from './deployment-request.schema';
 export * from './revision-log';
 export * from './revision-log-writer';
-export * from './prisma-revision-log.store';

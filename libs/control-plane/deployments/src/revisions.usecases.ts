@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { Deployment } from './deployment';
+import { type Deployment, isInProgress, type Revision, type RevisionFilter, type RevisionLogPage } from '@platform/control-plane-data-access';
 import type { DeploymentsContext } from './deployments-context';
 import { getDeployment } from './deployments.usecases';
-import { isInProgress, type Revision, type RevisionFilter } from './revision';
-import type { RevisionLogPage, revisionLogsQuery } from './revision-log';
+import type { revisionLogsQuery } from './revision-log';
 
 export async function listRevisions(ctx: DeploymentsContext, tenantId: string, deploymentId: string, filter: RevisionFilter) {
   const deployment = await getDeployment(ctx.store, tenantId, deploymentId);

@@ -1,14 +1,8 @@
-import type { DatabaseLease, Prisma, PrismaClient } from '@platform/control-plane-data-access';
-import {
-  FAILED_STATUSES,
-  IN_PROGRESS_STATUSES,
-  toDeployment,
-  toRevision,
-  type Deployment,
-  type Revision,
-  type RevisionArtifact,
-  type RevisionStatus,
-} from '@platform/control-plane-deployments';
+import { DatabaseLease } from './database-lease';
+import type { Deployment } from './deployment';
+import { toDeployment, toRevision, withSecretNames, type DeploymentRow } from './deployment-rows';
+import type { Prisma, PrismaClient } from './generated/prisma/client';
+import { FAILED_STATUSES, IN_PROGRESS_STATUSES, type Revision, type RevisionArtifact, type RevisionStatus } from './revision';
 
 /** A deployment with the reconciler-only fields. */
 export interface DeploymentRecord extends Deployment {
@@ -26,18 +20,24 @@ export interface RevisionUpdate {
 }
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
-const withSecretNames = { secrets: { select: { name: true }, orderBy: { name: 'asc' as const } } };
-
-function toRecord(row: Parameters<typeof toDeployment>[0] & { database: string | null; tracingKeyId: string | null; tracingKey: string | null }): DeploymentRecord {
+function toRecord(row: DeploymentRow): DeploymentRecord {
   return { ...toDeployment(row), database: row.database, tracingKeyId: row.tracingKeyId, tracingKey: row.tracingKey };
 }
 
+/** The lease whose holder is the reconciler's leader (a row of `leases`). */
+export const RECONCILER_LEASE = 'reconciler';
+
 /** What the reconciler reads and writes; every write is fenced by the leadership lease. */
-export class ReconcilerStore {
+export class ReconcilerRepository {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly lease: DatabaseLease,
+    readonly lease: DatabaseLease,
   ) {}
+
+  /** The reconciler's records for the replica `holder`, fenced by the `reconciler` lease. */
+  static forHolder(prisma: PrismaClient, holder: string, leaseTtlMs: number): ReconcilerRepository {
+    return new ReconcilerRepository(prisma, new DatabaseLease(prisma, RECONCILER_LEASE, holder, leaseTtlMs));
+  }
 
   /**
    * Throws LeaseLostError unless this replica can still count on its leadership: called before what the database

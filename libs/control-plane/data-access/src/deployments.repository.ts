@@ -1,53 +1,15 @@
-import type { Prisma, PrismaClient } from '@platform/control-plane-data-access';
 import { mapPrismaError } from '@platform/prisma';
-import type { Deployment, DeploymentChanges, DeploymentFilter, DeploymentStatus, NewDeployment, SealedSecret } from './deployment';
-import type { DeploymentStore } from './deployment.store';
-import { IN_PROGRESS_STATUSES, type Revision, type RevisionArtifact, type RevisionFilter, type RevisionStatus } from './revision';
+import type { Prisma, PrismaClient } from './generated/prisma/client';
+import type { Deployment, DeploymentChanges, DeploymentFilter, NewDeployment, SealedSecret } from './deployment';
+import { toDeployment, toRevision, withSecretNames } from './deployment-rows';
+import { IN_PROGRESS_STATUSES, type Revision, type RevisionFilter } from './revision';
 
 type Tx = Prisma.TransactionClient;
-type Row = Awaited<ReturnType<PrismaClient['deployment']['findUniqueOrThrow']>> & { secrets?: { name: string }[] };
-type RevisionRow = Awaited<ReturnType<PrismaClient['revision']['findUniqueOrThrow']>>;
 
-const withSecretNames = { secrets: { select: { name: true }, orderBy: { name: 'asc' as const } } };
 const json = (value: Record<string, unknown>) => value as Prisma.InputJsonValue;
 
-export function toDeployment(row: Row): Deployment {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    organizationId: row.organizationId,
-    name: row.name,
-    source: row.source,
-    sourceConfig: (row.sourceConfig ?? {}) as Record<string, unknown>,
-    sourceRevisionConfig: (row.sourceRevisionConfig ?? {}) as Record<string, unknown>,
-    status: row.status as DeploymentStatus,
-    upstreamUrl: row.upstreamUrl,
-    latestRevisionId: row.latestRevisionId,
-    activeRevisionId: row.activeRevisionId,
-    secretNames: (row.secrets ?? []).map((s) => s.name),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-export function toRevision(row: RevisionRow): Revision {
-  return {
-    id: row.id,
-    deploymentId: row.deploymentId,
-    source: row.source,
-    sourceConfig: (row.sourceConfig ?? {}) as Record<string, unknown>,
-    sourceRevisionConfig: (row.sourceRevisionConfig ?? {}) as Record<string, unknown>,
-    status: row.status as RevisionStatus,
-    statusMessage: row.statusMessage,
-    attempts: row.attempts,
-    artifact: (row.artifact ?? null) as RevisionArtifact | null,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-/** Deployments and revisions in the control plane's database. */
-export class PrismaDeploymentStore implements DeploymentStore {
+/** Deployments and revisions in the control plane's database (the API's reads and writes; the reconciler has its own). */
+export class DeploymentsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(filter: DeploymentFilter): Promise<Deployment[]> {

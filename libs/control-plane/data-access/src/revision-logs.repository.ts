@@ -1,8 +1,8 @@
-import type { PrismaClient } from '@platform/control-plane-data-access';
-import type { NewRevisionLogLine, RevisionLogEntry, RevisionLogPage, RevisionLogStore, RevisionLogType } from './revision-log';
+import type { PrismaClient } from './generated/prisma/client';
+import type { NewRevisionLogLine, RevisionLogEntry, RevisionLogPage, RevisionLogType } from './revision-log';
 
-/** Revision logs in the `revision_logs` table. */
-export class PrismaRevisionLogStore implements RevisionLogStore {
+/** Revision logs in the `revision_logs` table (the control plane's database, so every replica reads what any one wrote). */
+export class RevisionLogsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async append(revisionId: string, lines: NewRevisionLogLine[]): Promise<void> {

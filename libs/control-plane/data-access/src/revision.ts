@@ -66,17 +66,3 @@ export interface RevisionFilter {
   offset: number;
   statuses?: string[];
 }
-
-/** The JSON shape of the Revision resource. */
-export function revisionJson(r: Revision) {
-  return {
-    id: r.id,
-    deployment_id: r.deploymentId,
-    status: r.status,
-    status_message: r.statusMessage,
-    source: r.source,
-    source_revision_config: r.sourceRevisionConfig,
-    created_at: r.createdAt.toISOString(),
-    updated_at: r.updatedAt.toISOString(),
-  };
-}
