@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CheckpointsRepository } from '@platform/agent-server-data-access';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
@@ -100,7 +101,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     }
 
     const threads = createThreadRepository(db.prisma);
-    const state = createThreadStateService({ prisma: db.prisma, registry, checkpointer, threads });
+    const state = createThreadStateService({ registry, checkpointer, threads, checkpoints: new CheckpointsRepository(db.prisma) });
     const tracing =
       config.LANGSMITH_TRACING && config.LANGSMITH_ENDPOINT
         ? {
