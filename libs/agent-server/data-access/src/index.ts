@@ -4,3 +4,4 @@ export * from './generated/prisma/client';
 export { openAgentServerDatabase, agentServerMigrationsDir, type AgentServerDatabase } from './agent-server-database';
 // Repositories.
 export * from './checkpoints.repository';
+export * from './dev-tables.repository';

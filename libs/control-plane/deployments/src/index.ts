@@ -1,5 +1,3 @@
-export * from '@platform/control-plane-data-access';
-export * from '@platform/control-plane-data-access';
 export * from './deployment-json';
 export * from './deployment-rules';
 export * from './deployments-context';
