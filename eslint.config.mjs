@@ -115,7 +115,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', '**/e2e/**/*.ts', '**/*.testing.ts', '**/*.spec-fixtures.ts'],
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', '**/e2e/**/*.ts', '**/*.testing.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -17,7 +17,7 @@ import { createTestDatabase, type TestDatabase } from '@platform/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../tracing/src/grpc/stream-runs.testing';
 import { loadExportWorkerConfig } from './config';
 import { startRecordingExportProgress, type RecordedRun, type RecordingExportProgress } from './recording-export-progress.testing';
 import { startExportWorker } from './service';
