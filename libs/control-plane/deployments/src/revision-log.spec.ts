@@ -6,7 +6,7 @@ import { createDeployment } from './create-deployment.usecase';
 import type { DeploymentsContext } from './deployments-context';
 import { RevisionLogWriter } from './revision-log-writer';
 import { revisionLogsJson, revisionLogsQuery } from './revision-log';
-import { listRevisionLogs } from './revisions.usecases';
+import { listRevisionLogs } from './list-revision-logs.usecase';
 
 // Revision logs on the control plane's schema (in-memory PGlite): written by the writer, paged by the use case.
 describe('revision logs', () => {

@@ -1,19 +1,6 @@
 import { NotFoundError, UnavailableError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { Deployment, DeploymentFilter, DeploymentsRepository } from '@platform/control-plane-data-access';
-
-/** A page of the tenant's deployments and the offset of the next page. */
-export async function listDeployments(store: DeploymentsRepository, filter: DeploymentFilter) {
-  const resources = await store.list(filter);
-  return { resources, offset: filter.offset + resources.length };
-}
-
-/** One deployment of the tenant; another tenant's deployment is as absent as an unknown one. */
-export async function getDeployment(store: DeploymentsRepository, tenantId: string, id: string): Promise<Deployment> {
-  const deployment = isUuid(id) ? await store.find(id.toLowerCase(), tenantId) : null;
-  if (!deployment) throw new NotFoundError(`Deployment ${id} not found`);
-  return deployment;
-}
+import type { Deployment, DeploymentsRepository } from '@platform/control-plane-data-access';
 
 /**
  * Where the gateway sends `/deployments/{id}/*`: the deployment's running Agent Server, and the URLs of its serving

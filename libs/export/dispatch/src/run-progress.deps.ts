@@ -1,4 +1,4 @@
-import { dateToMicros, type ReportFailureRequest__Output, type ReportProgressRequest__Output, type RunCheckpoint } from '@platform/contracts';
+import { dateToMicros, type RunCheckpoint } from '@platform/contracts';
 import { InputError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
 import type { Clock, RunProgressRepository, RunStart } from '@platform/export-data-access';
@@ -10,18 +10,10 @@ export interface RunProgressDeps {
   workAvailable?: () => void;
 }
 
-function ids(exportId: string, runId: string): { exportId: string; runId: string } {
+export function ids(exportId: string, runId: string): { exportId: string; runId: string } {
   if (!isUuid(exportId)) throw new InputError('export_id must be a UUID');
   if (!isUuid(runId)) throw new InputError('run_id must be a UUID');
   return { exportId: exportId.toLowerCase(), runId: runId.toLowerCase() };
-}
-
-function micros(value: string | number | undefined, what: string): bigint {
-  try {
-    return BigInt(value ?? 0);
-  } catch {
-    throw new InputError(`${what} must be an integer`);
-  }
 }
 
 /** The checkpoint a (re)starting worker resumes from, with the run's spec (decrypted credentials) when it may go on. */
@@ -61,37 +53,4 @@ export function runCheckpointOf(start: RunStart): RunCheckpoint {
     };
   }
   return checkpoint;
-}
-
-/** `GetRunCheckpoint` */
-export async function getRunCheckpoint(deps: RunProgressDeps, exportId: string, runId: string): Promise<RunCheckpoint> {
-  const where = ids(exportId, runId);
-  return runCheckpointOf(await deps.progress.start(where.exportId, where.runId, deps.clock()));
-}
-
-/** `ReportProgress` */
-export async function reportProgress(deps: RunProgressDeps, req: ReportProgressRequest__Output): Promise<{ continue_run: boolean }> {
-  const where = ids(req.export_id, req.run_id);
-  const cursor = req.cursor && req.cursor.id ? { startTimeMicros: micros(req.cursor.start_time, 'cursor.start_time'), id: req.cursor.id } : null;
-  const { continueRun } = await deps.progress.progress(
-    {
-      ...where,
-      attempt: req.attempt,
-      cursor,
-      rowsWritten: micros(req.rows_written, 'rows_written'),
-      bytesWritten: micros(req.bytes_written, 'bytes_written'),
-      files: req.files.map((f) => ({ key: f.key, rows: Number(f.rows), bytes: Number(f.bytes) })),
-      done: req.done,
-    },
-    deps.clock(),
-  );
-  if (req.done) deps.workAvailable?.();
-  return { continue_run: continueRun };
-}
-
-/** `ReportFailure` */
-export async function reportFailure(deps: RunProgressDeps, req: ReportFailureRequest__Output): Promise<void> {
-  const where = ids(req.export_id, req.run_id);
-  await deps.progress.failure({ ...where, attempt: req.attempt, error: req.error, retryable: req.retryable }, deps.clock());
-  deps.workAvailable?.();
 }

@@ -1,12 +1,7 @@
-import { InputError, NotFoundError } from '@platform/errors';
+import { InputError } from '@platform/errors';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key';
 import type { ApiKeyRecord, IdentityStore } from './identity.store';
-
-/** The workspace a platform service acts for (from its internally signed request). */
-export interface ServiceKeyOwner {
-  organizationId: string;
-  workspaceId: string;
-}
+import type { ServiceKeyOwner } from './service-keys.deps';
 
 /**
  * A member key bound to one workspace, minted for a platform service on a workspace's behalf (the control plane
@@ -25,11 +20,4 @@ export async function mintServiceKey(store: IdentityStore, owner: ServiceKeyOwne
     role: 'member',
   });
   return { record, key };
-}
-
-/** Revokes a key minted by `mintServiceKey` for the same workspace. */
-export async function revokeServiceKey(store: IdentityStore, owner: ServiceKeyOwner, id: string, now = new Date()): Promise<void> {
-  const key = await store.findApiKey(id);
-  if (!key || key.organizationId !== owner.organizationId || key.workspaceId !== owner.workspaceId) throw new NotFoundError('API key not found');
-  if (!key.revokedAt) await store.revokeApiKey(id, now);
 }
