@@ -1,6 +1,6 @@
 import { Client as LangGraphClient } from '@langchain/langgraph-sdk';
 import { Client as LangSmithClient } from 'langsmith';
-import { api, controlPlaneTestEnv, pollRevision, reactAgentRepo, waitFor, type Json } from '../../apps/control-plane/e2e/control-plane.e2e-helpers';
+import { api, controlPlaneTestEnv, pollRevision, reactAgentRepo, waitFor, type Json } from '../../apps/control-plane/e2e/control-plane.e2e.testing';
 import type { GitRepo } from '@platform/control-plane-testing';
 import { startTestPlatform, type TestPlatform } from './test-platform';
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { collect, deploymentFor, FAST_RUN_SETTINGS, slowConfig, userMessage, waitFor } from './agent-server.e2e-helpers';
+import { collect, deploymentFor, FAST_RUN_SETTINGS, slowConfig, userMessage, waitFor } from './agent-server.e2e.testing';
 
 // The A2A SDK is an ES module with a CommonJS build; its `exports` give TypeScript only the ESM types.
 const { A2AClient } = require('@a2a-js/sdk/client') as typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' } });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { deploymentClient, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS } from './agent-server.e2e-helpers';
+import { deploymentClient, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS } from './agent-server.e2e.testing';
 
 const HTTP_LANGGRAPH_CONFIG = path.join(__dirname, 'fixtures', 'http-langgraph.json');
 

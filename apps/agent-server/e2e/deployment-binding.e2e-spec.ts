@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@platform/http-server';
 import { registerDeployment, startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
 import { upsertStaticDeployment } from '../../../tools/dev/static-deployment';
-import { startReplica } from './agent-server.e2e-helpers';
+import { startReplica } from './agent-server.e2e.testing';
 
 type OpenApi = { paths: Record<string, Record<string, unknown>> };
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
 import { describeWithService } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { contents, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS, userMessage } from './agent-server.e2e-helpers';
+import { contents, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS, userMessage } from './agent-server.e2e.testing';
 
 // The introspection fixture project: an Annotation graph typed in TypeScript (types imported from another file,
 // nested subgraphs), zod 3/4 and StateSchema graphs, a graph factory and an untyped JavaScript graph.

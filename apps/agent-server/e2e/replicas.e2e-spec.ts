@@ -15,7 +15,7 @@ import {
   userMessage,
   waitFor,
   type StreamChunk,
-} from './agent-server.e2e-helpers';
+} from './agent-server.e2e.testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -15,7 +15,7 @@ import {
   userMessage,
   waitFor,
   collect,
-} from './agent-server.e2e-helpers';
+} from './agent-server.e2e.testing';
 
 // The A2A SDKs (0.3, and 1.x as `a2a-js-sdk-v1`) are ES modules with CommonJS builds; their `exports` give TypeScript
 // only the ESM types.

@@ -14,7 +14,7 @@ import {
   waitFor,
   collect,
   type StreamChunk,
-} from './agent-server.e2e-helpers';
+} from './agent-server.e2e.testing';
 
 // Deployments are routed by the control plane's table, which the tests write to: Postgres only.
 describeWithService('DATABASE_URL', 'Postgres (agent server streaming e2e)')('agent server streaming through the gateway (SDK)', () => {

@@ -4,7 +4,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import type { RunningService } from '@platform/http-server';
 import { describeWithService, readSseData, within } from '@platform/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { contents, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS, slowConfig, startReplica, TEST_LANGGRAPH_CONFIG, userMessage } from './agent-server.e2e-helpers';
+import { contents, deploymentFetch, deploymentFor, FAST_RUN_SETTINGS, slowConfig, startReplica, TEST_LANGGRAPH_CONFIG, userMessage } from './agent-server.e2e.testing';
 
 type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; data: Record<string, unknown> } };
 

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CheckpointsRepository, DevTablesRepository } from '@platform/agent-server-data-access';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
@@ -101,7 +102,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     }
 
     const threads = createThreadRepository(db.prisma);
-    const state = createThreadStateService({ prisma: db.prisma, registry, checkpointer, threads });
+    const state = createThreadStateService({ registry, checkpointer, threads, checkpoints: new CheckpointsRepository(db.prisma) });
     const tracing =
       config.LANGSMITH_TRACING && config.LANGSMITH_ENDPOINT
         ? {
@@ -169,7 +170,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       ui,
       handedCallers: customApp ? { callers: handoff, header: CALLER_HEADER } : undefined,
       dev: config.LANGGRAPH_DEV
-        ? { truncate: devTruncate(db.prisma, () => syncSystemAssistants(assistants, registry, project.defaults)), apiKey: config.LANGGRAPH_DEV_API_KEY }
+        ? { truncate: devTruncate(new DevTablesRepository(db.prisma), () => syncSystemAssistants(assistants, registry, project.defaults)), apiKey: config.LANGGRAPH_DEV_API_KEY }
         : undefined,
     });
     let listener: RequestListener = app;

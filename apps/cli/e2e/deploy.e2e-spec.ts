@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
-import { api, controlPlaneTestEnv, waitFor } from '../../control-plane/e2e/control-plane.e2e-helpers';
+import { api, controlPlaneTestEnv, waitFor } from '../../control-plane/e2e/control-plane.e2e.testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { runCli, scratchProject } from './cli.e2e-helpers';
+import { runCli, scratchProject } from './cli.e2e.testing';
 
 const lastMessage = (values: unknown) => String((values as { messages: { content: unknown }[] }).messages.at(-1)?.content);
 

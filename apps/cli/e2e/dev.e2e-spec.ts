@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { freePort } from '@platform/http-server';
-import { runCli, scratchProject, type CliProcess } from './cli.e2e-helpers';
+import { runCli, scratchProject, type CliProcess } from './cli.e2e.testing';
 
 // A graph whose one node waits before it answers: a run can be in flight while its file changes.
 const SLOW_GRAPH = (version: string) => `import { Annotation, StateGraph } from '@langchain/langgraph';

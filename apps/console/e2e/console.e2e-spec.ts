@@ -8,9 +8,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
 import { ensureConsoleBuilt } from '../../../tools/dev/console-build';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { controlPlaneTestEnv, reactAgentRepo } from '../../control-plane/e2e/control-plane.e2e-helpers';
-import { uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
-import { foreignRequests, hasChromium, launchChromium, shot } from './browser.e2e-helpers';
+import { controlPlaneTestEnv, reactAgentRepo } from '../../control-plane/e2e/control-plane.e2e.testing';
+import { uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e.testing';
+import { foreignRequests, hasChromium, launchChromium, shot } from './browser.e2e.testing';
 
 const DEPLOY_TIMEOUT = 180_000;
 

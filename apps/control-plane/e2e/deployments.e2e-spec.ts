@@ -17,7 +17,7 @@ import {
   REACT_AGENT_DIR,
   waitFor,
   type Json,
-} from './control-plane.e2e-helpers';
+} from './control-plane.e2e.testing';
 
 const DOMAIN = 'deployments.localtest';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { createGitRepo, readTree, type GitRepo } from '@platform/control-plane-testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { api, controlPlaneTestEnv, finished, pollRevision, waitFor, type Json } from './control-plane.e2e-helpers';
+import { api, controlPlaneTestEnv, finished, pollRevision, waitFor, type Json } from './control-plane.e2e.testing';
 
 const PROJECTS = path.resolve(__dirname, '../../../tools/conformance/projects');
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFakeOAuthProvider, startGitHttpServer, type FakeOAuthProvider, type GitHttpServer } from '@platform/control-plane-testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { api, controlPlaneTestEnv, finished, pollRevision, reactAgentRepo, waitFor, type Json } from './control-plane.e2e-helpers';
+import { api, controlPlaneTestEnv, finished, pollRevision, reactAgentRepo, waitFor, type Json } from './control-plane.e2e.testing';
 
 const FRONTEND = 'https://app.example.com/oauth/done';
 

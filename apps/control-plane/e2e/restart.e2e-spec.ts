@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { signIdentity } from '@platform/identity';
-import { agentProcessesOf, controlPlaneTestEnv, isRunning, reactAgentRepo, waitFor, type Json } from './control-plane.e2e-helpers';
+import { agentProcessesOf, controlPlaneTestEnv, isRunning, reactAgentRepo, waitFor, type Json } from './control-plane.e2e.testing';
 import { freePort } from '@platform/http-server';
 
 const ROOT = path.resolve(__dirname, '../../..');

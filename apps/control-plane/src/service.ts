@@ -4,8 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { serviceDataDir } from '@platform/config';
 import { deploymentsService } from '@platform/contracts';
 import { Builder, uploadsPrefix } from '@platform/control-plane-builder';
-import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { PrismaDeploymentStore, PrismaRevisionLogStore, type DeploymentsContext } from '@platform/control-plane-deployments';
+import {
+  DeploymentsRepository,
+  openControlPlaneDatabase,
+  ReconcilerRepository,
+  RevisionLogsRepository,
+  type ControlPlaneDatabase,
+} from '@platform/control-plane-data-access';
+import type { DeploymentsContext } from '@platform/control-plane-deployments';
 import {
   GatewayTracingKeys,
   KubernetesDriver,
@@ -92,9 +98,10 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     // The driver reports restarts to the reconciler, which is made with the driver: bound once both exist.
     const upstreams: { listener?: (id: string, url: string) => Promise<void> } = {};
     const driver = createDriver(config, logger, new PrismaInstanceStore(db.prisma), work, (id, url) => upstreams.listener?.(id, url) ?? Promise.resolve());
-    const revisionLogs = new PrismaRevisionLogStore(db.prisma);
+    const revisionLogs = new RevisionLogsRepository(db.prisma);
+    const holder = config.REPLICA_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const reconciler = new Reconciler({
-      prisma: db.prisma,
+      records: ReconcilerRepository.forHolder(db.prisma, holder, config.RECONCILER_LEASE_TTL),
       revisionLogs,
       driver,
       builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND }),
@@ -106,8 +113,6 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       integrationToken: (tenantId, id) => integrationToken(oauth, tenantId, id),
       logger: logger.child({ component: 'reconciler' }),
       options: {
-        holder: config.REPLICA_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
-        leaseTtlMs: config.RECONCILER_LEASE_TTL,
         pollIntervalMs: config.RECONCILER_POLL_INTERVAL,
         maxAttempts: config.RECONCILER_MAX_ATTEMPTS,
         maxConcurrentBuilds: config.MAX_CONCURRENT_BUILDS,
@@ -123,7 +128,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     upstreams.listener = (id, url) => reconciler.recordUpstream(id, url);
     const sourcesDir = path.join(work, 'sources');
     const deployments: DeploymentsContext = {
-      store: new PrismaDeploymentStore(db.prisma),
+      store: new DeploymentsRepository(db.prisma),
       logs: revisionLogs,
       box,
       rules: { allowedRepoUrls: config.GIT_ALLOWED_URLS, uploadsUrl: (tenantId) => uploadsPrefix(sourcesDir, tenantId) },

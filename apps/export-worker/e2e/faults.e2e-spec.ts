@@ -10,8 +10,8 @@ import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
 import { startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
-import { createS3Destination, jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export-e2e.helpers';
-import { deletePartitionQueue, startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e-helpers';
+import { createS3Destination, jsonApi, objectKeys, objectsDir, queryParquet, waitFor } from '../../export/e2e/export.e2e.testing';
+import { deletePartitionQueue, startWorkerProcess, stopWorkerProcesses, uniquePartitionQueue, type WorkerProcess } from './worker-processes.e2e.testing';
 
 const BUCKET = 'exports';
 const PREFIX = 'faults';

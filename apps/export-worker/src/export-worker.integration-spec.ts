@@ -1,4 +1,4 @@
-// The export worker with real parts: tracing's real StreamRuns handler over gRPC on a test database, s3rver behind
+// The export worker with real parts: the tracing service (its StreamRuns over gRPC) on a test database, s3rver behind
 // a fault-injecting proxy, the job bus (JetStream when NATS_URL is set, else in process), and an ExportProgress
 // server recording what the worker reports (the export service's own server joins in the cross-service e2e).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -13,14 +13,17 @@ import type { RunningService } from '@platform/http-server';
 import { createJobBus, defineQueue, type JetStreamJobBus, type JobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
-// The real tracing StreamRuns server on its own database, and its data fixtures, to read runs from.
+// Tracing's database and its data fixtures, to fill it with runs to read (the service itself: test-services).
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { openTracingDatabase } from '@platform/tracing-data-access';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
 import { loadExportWorkerConfig } from './config';
 import { startRecordingExportProgress, type RecordedRun, type RecordingExportProgress } from './recording-export-progress.testing';
 import { startExportWorker } from './service';
+// Another service is started through the platform's test starters (tools/dev), never from its app's source.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { startTestTracing } from '../../../tools/dev/test-services';
 
 const SECRET = 'export-worker-integration-secret';
 const RUNS = 3_000;
@@ -37,8 +40,9 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_00
 
 describe('export worker: StreamRuns → Parquet → S3 multipart → progress', () => {
   let testDb: TestDatabase;
-  let db: TracingDatabase;
-  let tracing: Awaited<ReturnType<typeof startRunsServer>>;
+  let tracing: RunningService;
+  /** Run 1234 of the window as tracing stores it (read before tracing starts: an embedded database has one owner). */
+  let stored: { id: string; inputs: string; tags: string[]; start_us: string };
   let s3: TestS3Server;
   let proxy: S3FaultProxy;
   let progress: RecordingExportProgress;
@@ -54,7 +58,7 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
         HOST: '127.0.0.1',
         PORT: '0',
         INTERNAL_SECRET: SECRET,
-        TRACING_GRPC: `127.0.0.1:${tracing.port}`,
+        TRACING_GRPC: `127.0.0.1:${tracing.grpcPort}`,
         EXPORT_GRPC: progress.address,
         EXPORT_WORKER_FILE_MAX_ROWS: '1000',
         EXPORT_WORKER_RETRY_DELAY: '200ms',
@@ -72,7 +76,9 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'export-worker-it-'));
     testDb = await createTestDatabase();
-    db = await openTracingDatabase({ url: testDb.url, dataDir: testDb.dataDir });
+    // Without Postgres, tracing's embedded database lives in a folder: filled here, then handed to the service.
+    const tracingData = testDb.url ? 'memory://' : join(tmp, 'data');
+    const db = await openTracingDatabase({ url: testDb.url, dataDir: testDb.url ? 'memory://' : join(tracingData, 'tracing') });
     await db.migrate();
     await insertProject(db.prisma, tenantId, sessionId);
     // 3 runs per start time (ties broken by id), 1–2 KB of inputs and outputs each, plus runs outside the window.
@@ -86,7 +92,12 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
       '2024-05-02T00:00:00Z',
     );
     ids = rows.map((r) => r.id);
-    tracing = await startRunsServer(db.prisma);
+    [stored] = await db.prisma.$queryRawUnsafe<(typeof stored)[]>(
+      `SELECT id::text AS id, inputs::text AS inputs, tags, ((extract(epoch FROM start_time) * 1000000)::bigint)::text AS start_us FROM runs WHERE id = $1::uuid`,
+      ids[1_234],
+    );
+    await db.close();
+    tracing = await startTestTracing({ databaseUrl: testDb.url, dataDir: tracingData, internalSecret: SECRET });
     s3 = await startTestS3Server({ buckets: ['exports'] });
     proxy = await startS3FaultProxy(s3.endpoint);
     progress = await startRecordingExportProgress(SECRET);
@@ -106,8 +117,7 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
     await progress?.close();
     await proxy?.close();
     await s3?.close();
-    await tracing?.close();
-    await db?.close();
+    await tracing?.stop();
     await testDb?.drop();
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -231,14 +241,10 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
       total_cost: 'DECIMAL(20,10)',
     });
     // Values as tracing stores them.
-    const stored = await db.prisma.$queryRawUnsafe<{ id: string; inputs: string; tags: string[]; start_us: string }[]>(
-      `SELECT id::text AS id, inputs::text AS inputs, tags, ((extract(epoch FROM start_time) * 1000000)::bigint)::text AS start_us FROM runs WHERE id = $1::uuid`,
-      ids[1_234],
-    );
     const [exported] = await readExport(exportId, `id, inputs, tags, epoch_us(start_time)::VARCHAR AS start_us`).then((all) => all.filter((r) => r.id === ids[1_234]));
-    expect(JSON.parse(exported.inputs as string)).toEqual(JSON.parse(stored[0].inputs));
-    expect(exported.tags).toEqual(stored[0].tags);
-    expect(exported.start_us).toBe(stored[0].start_us);
+    expect(JSON.parse(exported.inputs as string)).toEqual(JSON.parse(stored.inputs));
+    expect(exported.tags).toEqual(stored.tags);
+    expect(exported.start_us).toBe(stored.start_us);
     expect(readdirSync(tmp, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ndjson|parquet)$/.test(f))).toEqual([]);
   });
 

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'langsmith';
 import { startNotS3Server, startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
-import { jsonApi, objectKeys, objectsDir, queryParquet, sendTraces, waitFor, type SentRun } from './export-e2e.helpers';
+import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e.testing';
+import { jsonApi, objectKeys, objectsDir, queryParquet, sendTraces, waitFor, type SentRun } from './export.e2e.testing';
 
 const BUCKET = 'exports';
 const PREFIX = 'faults';

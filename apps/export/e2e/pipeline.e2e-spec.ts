@@ -9,8 +9,8 @@ import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
-import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e-helpers';
-import { createS3Destination, jsonApi, objectKeys, objectsDir, parquetColumnTypes, queryParquet, sendTraces, waitFor, type SentRun } from './export-e2e.helpers';
+import { deletePartitionQueue, uniquePartitionQueue } from '../../export-worker/e2e/worker-processes.e2e.testing';
+import { createS3Destination, jsonApi, objectKeys, objectsDir, parquetColumnTypes, queryParquet, sendTraces, waitFor, type SentRun } from './export.e2e.testing';
 
 const BUCKET = 'lake';
 const PREFIX = 'traces/raw';

@@ -13,7 +13,7 @@ import { isCompression } from '@platform/export-parquet';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { startRecordingExportProgress, type RecordingExportProgress } from '../../../apps/export-worker/src/recording-export-progress.testing';
-import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.testing';
 import { intOption, option } from '../options';
 import type { WorkerJob, WorkerResult } from './partition-worker-process';
 

@@ -10,7 +10,7 @@ import { createScratchPostgresDatabase } from '@platform/prisma';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { PrismaTracingProjectStore } from '@platform/tracing-projects';
 import { PrismaRunPageRepository, selectedRunFields, streamRunBatches, type RunStreamQuery } from '@platform/tracing-runs';
-import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.testing';
 import { intOption } from '../options';
 import { measure, type StreamJob, type StreamResult } from './stream-client';
 

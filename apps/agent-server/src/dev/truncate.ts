@@ -1,25 +1,11 @@
+import type { DevTablesRepository, TableGroup } from '@platform/agent-server-data-access';
 import type { TruncateRequest } from '../http/dev/dev-truncate.routes';
 
-interface RawSql {
-  $executeRawUnsafe(query: string): Promise<number>;
-}
-
-const TABLES: Record<keyof TruncateRequest, string[]> = {
-  runs: ['run_events', 'runs'],
-  threads: ['threads'],
-  assistants: ['assistant_versions', 'assistants'],
-  checkpointer: ['checkpoint_writes', 'checkpoint_blobs', 'checkpoints'],
-  store: ['store_vectors', 'store_items'],
-};
-
-/**
- * Empties the tables behind each flag (CASCADE: what refers to them goes too, as deleting them would take it),
- * then gives the graphs their system assistants back when assistants went.
- */
-export function devTruncate(prisma: RawSql, resyncAssistants: () => Promise<unknown>) {
+/** Empties the tables behind each flag, then gives the graphs their system assistants back when assistants went. */
+export function devTruncate(tables: DevTablesRepository, resyncAssistants: () => Promise<unknown>) {
   return async (what: TruncateRequest): Promise<void> => {
-    const tables = (Object.keys(TABLES) as (keyof TruncateRequest)[]).filter((flag) => what[flag]).flatMap((flag) => TABLES[flag]);
-    if (tables.length > 0) await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} CASCADE`);
+    const flags: Record<keyof TruncateRequest, TableGroup> = { runs: 'runs', threads: 'threads', assistants: 'assistants', checkpointer: 'checkpointer', store: 'store' };
+    await tables.truncate((Object.keys(flags) as (keyof TruncateRequest)[]).filter((flag) => what[flag]).map((flag) => flags[flag]));
     if (what.assistants) await resyncAssistants();
   };
 }

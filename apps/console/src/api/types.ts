@@ -4,7 +4,6 @@
 import type { z } from 'zod';
 import type { EXPORTABLE_RUN_FIELDS } from '@platform/contracts/run-fields';
 import type {
-  REVISION_STATUSES,
   RevisionLogsJson,
   createDeploymentBody,
   deploymentJson,
@@ -13,6 +12,7 @@ import type {
   sourceConfigSchema,
   sourceRevisionConfigSchema,
 } from '@platform/control-plane-deployments';
+import type { REVISION_STATUSES } from '@platform/control-plane-data-access';
 import type { providerJson } from '@platform/control-plane-oauth';
 import type { ExportStatus } from '@platform/export-data-access';
 import type { createDestinationSchema, destinationJson } from '@platform/export-destinations';

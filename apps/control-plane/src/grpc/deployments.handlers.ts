@@ -1,9 +1,10 @@
 import type { DeploymentsHandlers } from '@platform/contracts';
-import { resolveDeploymentUpstream, type DeploymentStore } from '@platform/control-plane-deployments';
+import type { DeploymentsRepository } from '@platform/control-plane-data-access';
+import { resolveDeploymentUpstream } from '@platform/control-plane-deployments';
 import { unary } from '@platform/grpc';
 
 /** `controlplane.v1.Deployments`: the gateway's routing table for `/deployments/{id}`. */
-export function deploymentsHandlers(store: DeploymentStore): DeploymentsHandlers {
+export function deploymentsHandlers(store: DeploymentsRepository): DeploymentsHandlers {
   return {
     ResolveDeployment: unary(async (req) => {
       const deployment = await resolveDeploymentUpstream(store, req.deployment_id, req.tenant_id);

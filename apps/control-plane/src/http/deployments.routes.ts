@@ -12,10 +12,10 @@ import {
   listDeploymentsQuery,
   patchDeploymentBody,
   updateDeployment,
-  type DeploymentSource,
   type DeploymentUrlOptions,
   type DeploymentsContext,
 } from '@platform/control-plane-deployments';
+import type { DeploymentSource } from '@platform/control-plane-data-access';
 import { checkKubernetesShapes } from './kubernetes-shapes.check';
 import { deploymentResponse, pageOf } from './responses.schema';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEPLOYMENT_STATUSES, REVISION_STATUSES, type deploymentJson, type revisionJson, type RevisionLogsJson } from '@platform/control-plane-deployments';
+import { DEPLOYMENT_STATUSES, REVISION_STATUSES } from '@platform/control-plane-data-access';
+import type { deploymentJson, revisionJson, RevisionLogsJson } from '@platform/control-plane-deployments';
 import type { AuthenticateResult, WaitResult, providerJson } from '@platform/control-plane-oauth';
 import type { SameShape } from '@platform/openapi';
 

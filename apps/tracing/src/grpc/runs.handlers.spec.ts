@@ -3,7 +3,7 @@ import type { RunBatch__Output, RunsClient, StreamRunsRequest } from '@platform/
 import { InputError, NotFoundError } from '@platform/errors';
 import { readStream } from '@platform/grpc';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from './stream-runs.fixtures';
+import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from './stream-runs.testing';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
 jest.setTimeout(60_000);

@@ -5,7 +5,7 @@ import { createTestDatabase, describeWithService, type TestDatabase } from '@pla
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { compileFilter } from '@platform/tracing-filter';
 import { PrismaRunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
-import { compareCursors, DAY_US, insertRuns, insertProject, startRunsServer, T0_US } from './stream-runs.fixtures';
+import { compareCursors, DAY_US, insertRuns, insertProject, startRunsServer, T0_US } from './stream-runs.testing';
 
 const TOTAL = 100_000;
 const PER_TIMESTAMP = 20; // many equal start times, so resuming inside a tie is exercised

@@ -2,3 +2,6 @@
 // `prisma-generate` target from prisma/agent-server/schema.prisma.
 export * from './generated/prisma/client';
 export { openAgentServerDatabase, agentServerMigrationsDir, type AgentServerDatabase } from './agent-server-database';
+// Repositories.
+export * from './checkpoints.repository';
+export * from './dev-tables.repository';

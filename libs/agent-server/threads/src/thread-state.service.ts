@@ -1,15 +1,14 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import type { PrismaClient } from '@platform/agent-server-data-access';
+import type { CheckpointsRepository } from '@platform/agent-server-data-access';
 import { toJsonValue, type AgentGraph, type GraphAccess, type GraphRegistry } from '@platform/agent-server-graphs';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { commandFromJson, type CommandJson } from './command-from-json';
 import { graphInputError } from './graph-errors';
-import { keepLatestCheckpoints } from './keep-latest-checkpoints';
 import { emptyThreadState, interruptsByTask, stateSnapshotToThreadState } from './state-snapshot.mapper';
 import { graphIdOf, type Thread } from './thread';
 import type { CheckpointSelector, ThreadState } from './thread-state';
-import { createThreadRepository, type ThreadRepository } from './threads.repository';
+import type { ThreadRepository } from './threads.repository';
 import { UpdateCheckpointer } from './update-checkpointer';
 
 export interface StateUpdate {
@@ -55,10 +54,10 @@ export interface ThreadStateService {
 }
 
 export interface ThreadStateServiceDeps {
-  prisma: PrismaClient;
   registry: GraphRegistry;
   checkpointer: BaseCheckpointSaver;
-  threads?: ThreadRepository;
+  threads: ThreadRepository;
+  checkpoints: CheckpointsRepository;
 }
 
 function configurableOf(config: Record<string, unknown>): Record<string, unknown> {
@@ -89,7 +88,7 @@ function beforeConfig(before: HistoryQuery['before']): RunnableConfig | undefine
 }
 
 export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadStateService {
-  const threads = deps.threads ?? createThreadRepository(deps.prisma);
+  const { threads } = deps;
 
   // A graph factory gets the thread's config (what its runs were started with), as in the reference.
   const graphOf = (thread: Thread, graphId: string, access: GraphAccess): Promise<AgentGraph> =>
@@ -180,13 +179,7 @@ export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadSt
 
     async patchStateMetadata(threadId, metadata) {
       const thread = await threads.get(threadId);
-      const updated = await deps.prisma.$executeRawUnsafe(
-        `UPDATE checkpoints SET metadata = metadata || $2::jsonb WHERE thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = (
-           SELECT checkpoint_id FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id COLLATE "C" DESC LIMIT 1)`,
-        thread.thread_id,
-        JSON.stringify(metadata),
-      );
-      if (updated === 0) throw new NotFoundError(`Thread '${thread.thread_id}' has no state yet`);
+      if (!(await deps.checkpoints.patchLatestRootMetadata(thread.thread_id, metadata))) throw new NotFoundError(`Thread '${thread.thread_id}' has no state yet`);
     },
 
     async refreshThreadCache(threadId) {
@@ -195,7 +188,7 @@ export function createThreadStateService(deps: ThreadStateServiceDeps): ThreadSt
 
     async keepLatestCheckpoints(threadId) {
       const thread = await threads.get(threadId);
-      return keepLatestCheckpoints(deps.prisma, deps.checkpointer.serde, thread.thread_id);
+      return deps.checkpoints.keepLatest(thread.thread_id, deps.checkpointer.serde);
     },
   };
 }

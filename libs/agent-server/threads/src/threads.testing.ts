@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, interrupt, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { CheckpointsRepository, openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, type GraphExport, type GraphRegistry } from '@platform/agent-server-graphs';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import { createThreadStateService, type ThreadStateService } from './thread-state.service';
@@ -66,7 +66,7 @@ export async function openThreadsFixture(): Promise<ThreadsFixture> {
     checkpointer,
   });
   const threads = createThreadRepository(db.prisma);
-  const state = createThreadStateService({ prisma: db.prisma, registry, checkpointer, threads });
+  const state = createThreadStateService({ registry, checkpointer, threads, checkpoints: new CheckpointsRepository(db.prisma) });
   return {
     db,
     checkpointer,

@@ -23,7 +23,7 @@ export class DatabaseLease {
     private readonly prisma: PrismaClient,
     readonly name: string,
     readonly holder: string,
-    private readonly ttlMs: number,
+    readonly ttlMs: number,
   ) {}
 
   /** Takes the lease when free or expired, or renews it when held; true when this holder has it afterwards. */

@@ -1,7 +1,6 @@
-import type { Deployment, DeploymentSource } from './deployment';
+import type { Deployment, DeploymentSource, Revision } from '@platform/control-plane-data-access';
 import { Issues, RESERVED_SECRET_NAMES, repoUrlAllowed } from './deployment-rules';
 import type { DeploymentsContext, SecretInput } from './deployments-context';
-import type { Revision } from './revision';
 
 export interface CreateDeploymentInput {
   tenantId: string;

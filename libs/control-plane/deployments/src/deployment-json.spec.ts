@@ -1,5 +1,5 @@
 import { deploymentJson, deploymentUrl } from './deployment-json';
-import type { Deployment } from './deployment';
+import type { Deployment } from '@platform/control-plane-data-access';
 import { repoUrlAllowed } from './deployment-rules';
 
 const deployment: Deployment = {

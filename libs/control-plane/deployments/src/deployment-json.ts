@@ -1,4 +1,4 @@
-import type { Deployment } from './deployment';
+import type { Deployment, Revision } from '@platform/control-plane-data-access';
 
 /** Where deployments are reachable: through the gateway by path, or by host name under a wildcard domain. */
 export interface DeploymentUrlOptions {
@@ -33,5 +33,19 @@ export function deploymentJson(d: Deployment, urls: DeploymentUrlOptions = {}) {
     active_revision_id: d.activeRevisionId,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+/** The JSON shape of the Revision resource. */
+export function revisionJson(r: Revision) {
+  return {
+    id: r.id,
+    deployment_id: r.deploymentId,
+    status: r.status,
+    status_message: r.statusMessage,
+    source: r.source,
+    source_revision_config: r.sourceRevisionConfig,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
   };
 }

@@ -1,13 +1,12 @@
 import type { SecretBox } from '@platform/control-plane-secrets';
 import type { DeploymentRules } from './deployment-rules';
-import type { DeploymentStore } from './deployment.store';
-import type { RevisionLogStore } from './revision-log';
+import type { DeploymentsRepository, RevisionLogsRepository } from '@platform/control-plane-data-access';
 
 /** What the deployment use cases work with. */
 export interface DeploymentsContext {
-  store: DeploymentStore;
+  store: DeploymentsRepository;
   /** Build and start logs of revisions. */
-  logs: RevisionLogStore;
+  logs: RevisionLogsRepository;
   box: SecretBox;
   rules: DeploymentRules;
   /** Whether `integrationId` is an OAuth token of the tenant (for private repositories). */

@@ -1,4 +1,4 @@
-import type { RevisionLogLevel, RevisionLogStore, RevisionLogType, NewRevisionLogLine } from './revision-log';
+import type { NewRevisionLogLine, RevisionLogLevel, RevisionLogsRepository, RevisionLogType } from '@platform/control-plane-data-access';
 
 const FLUSH_AFTER_MS = 300;
 const FLUSH_AT_LINES = 200;
@@ -16,7 +16,7 @@ export class RevisionLogWriter {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: RevisionLogStore,
+    private readonly store: RevisionLogsRepository,
     private readonly revisionId: string,
     private readonly type: RevisionLogType,
     private readonly onError: (err: unknown) => void = () => undefined,

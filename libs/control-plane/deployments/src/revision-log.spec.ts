@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@platform/errors';
-import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
+import { DeploymentsRepository, openControlPlaneDatabase, RevisionLogsRepository, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 import { createDeployment } from './create-deployment.usecase';
 import type { DeploymentsContext } from './deployments-context';
-import { PrismaDeploymentStore } from './prisma-deployment.store';
-import { PrismaRevisionLogStore } from './prisma-revision-log.store';
 import { RevisionLogWriter } from './revision-log-writer';
 import { revisionLogsJson, revisionLogsQuery } from './revision-log';
-import { listRevisionLogs } from './revisions.usecases';
+import { listRevisionLogs } from './list-revision-logs.usecase';
 
 // Revision logs on the control plane's schema (in-memory PGlite): written by the writer, paged by the use case.
 describe('revision logs', () => {
@@ -19,8 +17,8 @@ describe('revision logs', () => {
     db = await openControlPlaneDatabase({ dataDir: 'memory://' });
     await db.migrate();
     ctx = {
-      store: new PrismaDeploymentStore(db.prisma),
-      logs: new PrismaRevisionLogStore(db.prisma),
+      store: new DeploymentsRepository(db.prisma),
+      logs: new RevisionLogsRepository(db.prisma),
       box: new SecretBox(encryptionKey('revision-log-spec-key')),
       rules: { allowedRepoUrls: ['*'] },
     };

@@ -1,8 +1,8 @@
 import { InputError } from '@platform/errors';
-import type { Deployment } from './deployment';
+import type { Deployment } from '@platform/control-plane-data-access';
 import { Issues } from './deployment-rules';
 import { BUILD_SOURCE_CONFIG, IMMUTABLE_SOURCE_CONFIG, type DeploymentsContext, type SecretInput } from './deployments-context';
-import { getDeployment } from './deployments.usecases';
+import { getDeployment } from './get-deployment.usecase';
 import { checkSecrets, checkSource } from './create-deployment.usecase';
 
 export interface DeploymentPatch {

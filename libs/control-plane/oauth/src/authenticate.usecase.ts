@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { nowOf, type OAuthContext } from './oauth-context';
 import { newState, pkcePair } from './oauth-state';
-import { getProvider } from './providers.usecases';
+import { getProvider } from './get-provider.usecase';
 
 export interface AuthenticateInput {
   userId: string;

@@ -9,7 +9,11 @@ import { callbackResponse, handleCallback } from './callback.usecase';
 import type { OAuthContext } from './oauth-context';
 import { providerJson } from './oauth.types';
 import { PrismaOAuthStore } from './prisma-oauth.store';
-import { createProvider, deleteProvider, getProvider, listProviders, updateProvider } from './providers.usecases';
+import { createProvider } from './create-provider.usecase';
+import { deleteProvider } from './delete-provider.usecase';
+import { getProvider } from './get-provider.usecase';
+import { listProviders } from './list-providers.usecase';
+import { updateProvider } from './update-provider.usecase';
 import { integrationToken, waitForAuth } from './wait.usecase';
 
 jest.setTimeout(60_000);

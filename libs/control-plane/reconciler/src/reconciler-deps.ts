@@ -1,15 +1,11 @@
-import type { PrismaClient } from '@platform/control-plane-data-access';
 import type { Builder } from '@platform/control-plane-builder';
-import type { RevisionLogStore } from '@platform/control-plane-deployments';
+import type { ReconcilerRepository, RevisionLogsRepository } from '@platform/control-plane-data-access';
 import type { DeploymentDatabases, DeploymentDriver, TracingKeys } from '@platform/control-plane-drivers';
 import type { SecretBox } from '@platform/control-plane-secrets';
 import type { Logger } from '@platform/logging';
 import type { AgentEnvOptions } from './deployment-env';
 
 export interface ReconcilerOptions {
-  /** This replica's identity in the leadership lease. */
-  holder: string;
-  leaseTtlMs: number;
   /** How often the leader looks for work (it is also woken by the API). */
   pollIntervalMs: number;
   /** A build or deploy step interrupted this many times (control-plane restarts) fails instead of starting again. */
@@ -23,7 +19,8 @@ export interface ReconcilerOptions {
 }
 
 export interface ReconcilerDeps {
-  prisma: PrismaClient;
+  /** Its deployments and revisions, fenced by the leadership lease this replica holds or waits for. */
+  records: ReconcilerRepository;
   driver: DeploymentDriver;
   builder: Builder;
   databases: DeploymentDatabases;
@@ -31,7 +28,7 @@ export interface ReconcilerDeps {
   tracingKeys?: TracingKeys;
   box: SecretBox;
   /** Where each revision's build and start log goes (readable through the API); absent = files under workDir only. */
-  revisionLogs?: RevisionLogStore;
+  revisionLogs?: RevisionLogsRepository;
   /** The OAuth access token of an integration (private repositories); null when there is none. */
   integrationToken?: (tenantId: string, integrationId: string) => Promise<string | null>;
   logger: Logger;

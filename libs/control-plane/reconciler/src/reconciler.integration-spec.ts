@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Builder } from '@platform/control-plane-builder';
-import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { PrismaDeploymentStore, PrismaRevisionLogStore, createDeployment, listRevisionLogs, type DeploymentsContext } from '@platform/control-plane-deployments';
+import { DeploymentsRepository, openControlPlaneDatabase, ReconcilerRepository, RevisionLogsRepository, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
+import { createDeployment, listRevisionLogs, type DeploymentsContext } from '@platform/control-plane-deployments';
 import { KubernetesDriver, PostgresDeploymentDatabases, loadKubernetesClient } from '@platform/control-plane-drivers';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
@@ -42,7 +42,9 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     const db = await openControlPlaneDatabase({ url: scratch.url, dataDir: 'memory://' });
     opened.push(db);
     const reconciler = new Reconciler({
-      prisma: db.prisma,
+      // A lease long enough that a leader stalled by a loaded test machine keeps it (the first test expects no
+      // takeover until the leader stops); stop() releases it, so handovers stay immediate.
+      records: ReconcilerRepository.forHolder(db.prisma, name, 5_000),
       driver: new KubernetesDriver({
         kubeConfig: (k8s) => {
           const kc = new k8s.KubeConfig();
@@ -65,13 +67,9 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
       builder: new Builder({ platformRoot: process.cwd(), timeoutMs: 60_000, defaultInstallCommand: 'npm install' }),
       databases: new PostgresDeploymentDatabases(process.env.DATABASE_URL as string, prefix),
       box,
-      revisionLogs: new PrismaRevisionLogStore(db.prisma),
+      revisionLogs: new RevisionLogsRepository(db.prisma),
       logger: silentLogger,
       options: {
-        holder: name,
-        // Long enough that a leader stalled by a loaded test machine keeps its lease (the first test expects no
-        // takeover until the leader stops); stop() releases the lease, so handovers stay immediate.
-        leaseTtlMs: 5_000,
         pollIntervalMs: 100,
         maxAttempts,
         maxConcurrentBuilds: 1,
@@ -112,7 +110,7 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     const setup = await openControlPlaneDatabase({ url: scratch.url, dataDir: 'memory://' });
     await setup.migrate();
     opened.push(setup);
-    ctx = { store: new PrismaDeploymentStore(setup.prisma), logs: new PrismaRevisionLogStore(setup.prisma), box, rules: { allowedRepoUrls: ['*'] }, notify: () => running.forEach((r) => r.notify()) };
+    ctx = { store: new DeploymentsRepository(setup.prisma), logs: new RevisionLogsRepository(setup.prisma), box, rules: { allowedRepoUrls: ['*'] }, notify: () => running.forEach((r) => r.notify()) };
   });
 
   afterAll(async () => {

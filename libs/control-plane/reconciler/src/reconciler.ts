@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseLease, LeaseLostError } from '@platform/control-plane-data-access';
-import { isInProgress, IN_PROGRESS_STATUSES } from '@platform/control-plane-deployments';
+import {
+  IN_PROGRESS_STATUSES,
+  isInProgress,
+  LeaseLostError,
+  type DatabaseLease,
+  type DeploymentRecord,
+  type ReconcilerRepository,
+} from '@platform/control-plane-data-access';
 import type { DatabaseLocation, DeploySpec } from '@platform/control-plane-drivers';
 import type { AbortReason } from './abort-reasons';
 import type { ReconcilerDeps } from './reconciler-deps';
-import { ReconcilerStore, type DeploymentRecord } from './reconciler.store';
 import { RevisionSteps } from './revision-steps';
 import { Semaphore } from './semaphore';
 
@@ -17,8 +22,6 @@ interface Job {
   done: Promise<void>;
 }
 
-const LEASE_NAME = 'reconciler';
-
 /**
  * Turns the desired state in the database into running Agent Servers. Every replica runs one; the holder of the
  * `reconciler` lease is the only writer (its writes are fenced by the lease) and the only one driving the driver.
@@ -28,7 +31,7 @@ const LEASE_NAME = 'reconciler';
  */
 export class Reconciler {
   private readonly lease: DatabaseLease;
-  private readonly store: ReconcilerStore;
+  private readonly store: ReconcilerRepository;
   private readonly steps: RevisionSteps;
   private readonly jobs = new Map<string, Job>();
   private leader = false;
@@ -40,10 +43,9 @@ export class Reconciler {
   private stopped = false;
 
   constructor(private readonly deps: ReconcilerDeps) {
-    const { options } = deps;
-    this.lease = new DatabaseLease(deps.prisma, LEASE_NAME, options.holder, options.leaseTtlMs);
-    this.store = new ReconcilerStore(deps.prisma, this.lease);
-    this.steps = new RevisionSteps(deps, this.store, new Semaphore(options.maxConcurrentBuilds));
+    this.store = deps.records;
+    this.lease = deps.records.lease;
+    this.steps = new RevisionSteps(deps, this.store, new Semaphore(deps.options.maxConcurrentBuilds));
   }
 
   /** A driver moved a deployment to another URL on its own (an instance restarted elsewhere). */
@@ -57,7 +59,7 @@ export class Reconciler {
   }
 
   start(): void {
-    const beat = Math.max(200, Math.floor(this.deps.options.leaseTtlMs / 3));
+    const beat = Math.max(200, Math.floor(this.lease.ttlMs / 3));
     this.heartbeat = setInterval(() => void this.renew(), beat);
     this.poller = setInterval(() => this.notify(), this.deps.options.pollIntervalMs);
     void this.renew().then(() => this.notify());
@@ -106,7 +108,7 @@ export class Reconciler {
     }
     if (held && !this.leader) {
       this.leader = true;
-      this.deps.logger.info({ holder: this.deps.options.holder }, 'reconciler leadership acquired');
+      this.deps.logger.info({ holder: this.lease.holder }, 'reconciler leadership acquired');
       this.leadership = this.resumeDriver().catch((err: unknown) => this.deps.logger.error({ err }, 'resuming deployments failed'));
       await this.leadership;
       this.notify();
@@ -117,7 +119,7 @@ export class Reconciler {
 
   private async stepDown(): Promise<void> {
     this.leader = false;
-    this.deps.logger.warn({ holder: this.deps.options.holder }, 'reconciler leadership lost');
+    this.deps.logger.warn({ holder: this.lease.holder }, 'reconciler leadership lost');
     await this.abortAll('lease-lost');
     await this.deps.driver.release();
   }
@@ -205,7 +207,7 @@ export class Reconciler {
   private async provision(deployment: DeploymentRecord): Promise<DeploymentRecord> {
     const { box, databases, tracingKeys } = this.deps;
     const location = await databases.provision(deployment.id);
-    const update: Parameters<ReconcilerStore['provisioned']>[1] = { database: box.seal(JSON.stringify(location)) };
+    const update: Parameters<ReconcilerRepository['provisioned']>[1] = { database: box.seal(JSON.stringify(location)) };
     if (tracingKeys && deployment.organizationId && !deployment.tracingKeyId) {
       try {
         const key = await tracingKeys.mint({ tenantId: deployment.tenantId, organizationId: deployment.organizationId }, `Tracing for deployment ${deployment.name} (${deployment.id})`);

@@ -1,13 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '@platform/control-plane-builder';
-import { LeaseLostError } from '@platform/control-plane-data-access';
-import { IN_PROGRESS_STATUSES, RevisionLogWriter, type Revision, type RevisionLogType, type RevisionStatus } from '@platform/control-plane-deployments';
+import {
+  IN_PROGRESS_STATUSES,
+  LeaseLostError,
+  type DeploymentRecord,
+  type ReconcilerRepository,
+  type Revision,
+  type RevisionLogType,
+  type RevisionStatus,
+} from '@platform/control-plane-data-access';
+import { RevisionLogWriter } from '@platform/control-plane-deployments';
 import { DeployError, type DatabaseLocation, type DeploySpec } from '@platform/control-plane-drivers';
 import { abortReason } from './abort-reasons';
 import { agentServerEnv } from './deployment-env';
 import type { ReconcilerDeps } from './reconciler-deps';
-import type { DeploymentRecord, ReconcilerStore } from './reconciler.store';
 import type { Semaphore } from './semaphore';
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -22,7 +29,7 @@ const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (
 export class RevisionSteps {
   constructor(
     private readonly deps: ReconcilerDeps,
-    private readonly store: ReconcilerStore,
+    private readonly store: ReconcilerRepository,
     private readonly buildSlots: Semaphore,
   ) {}
 
@@ -32,7 +39,7 @@ export class RevisionSteps {
 
   async advance(deployment: DeploymentRecord, start: Revision, signal: AbortSignal): Promise<void> {
     let rev = start;
-    const move = async (from: RevisionStatus[], to: RevisionStatus, update: Parameters<ReconcilerStore['transition']>[3] = {}) => {
+    const move = async (from: RevisionStatus[], to: RevisionStatus, update: Parameters<ReconcilerRepository['transition']>[3] = {}) => {
       if (!(await this.store.transition(rev, from, to, update))) return false;
       rev = { ...rev, status: to, ...(update.attempts !== undefined ? { attempts: update.attempts } : {}) };
       if (update.artifact) rev.artifact = update.artifact;
@@ -281,4 +288,4 @@ export class RevisionSteps {
   }
 }
 
-type Mover = (from: RevisionStatus[], to: RevisionStatus, update?: Parameters<ReconcilerStore['transition']>[3]) => Promise<boolean>;
+type Mover = (from: RevisionStatus[], to: RevisionStatus, update?: Parameters<ReconcilerRepository['transition']>[3]) => Promise<boolean>;

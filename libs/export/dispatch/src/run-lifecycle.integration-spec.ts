@@ -7,7 +7,7 @@ import { manualClock, openTestExportDb, seedDestination, seedExport, testCipher,
 import { cancelExport } from '@platform/export-exports';
 import { dispatchOnce, type DispatcherDeps } from './dispatcher';
 import { recordingBus } from './dispatch.testing';
-import { getRunCheckpoint } from './run-progress.usecases';
+import { getRunCheckpoint } from './get-run-checkpoint.usecase';
 import { sweepTimeouts } from './sweeper';
 
 // Run state machine on a real database (Postgres with DATABASE_URL, else PGlite), with a clock the test moves.

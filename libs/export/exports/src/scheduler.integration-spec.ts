@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { silentLogger } from '@platform/logging';
 import { DestinationsRepository, ExportsRepository, SchedulesRepository } from '@platform/export-data-access';
 import { manualClock, openTestExportDb, seedDestination, testCipher, testSettings, type TestExportDb } from '@platform/export-data-access/testing';
-import { cancelExport } from './exports.usecases';
+import { cancelExport } from './cancel-export.usecase';
 import { spawnScheduledExports, type SchedulerDeps } from './scheduler';
 
 jest.setTimeout(60_000);

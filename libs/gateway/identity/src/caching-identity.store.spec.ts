@@ -1,9 +1,10 @@
 import { AuthenticationError } from '@platform/errors';
 import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
-import { createApiKey } from './admin.usecases';
+import { createApiKey } from './create-api-key.usecase';
 import { Authenticator } from './authenticate.usecase';
 import { bootstrapIdentity, type BootstrapResult } from './bootstrap.usecase';
-import { signIn, signOut } from './browser-sessions.usecases';
+import { signIn } from './sign-in.usecase';
+import { signOut } from './sign-out.usecase';
 import { CachingIdentityStore } from './caching-identity.store';
 import { listenForIdentityChanges, type IdentityChangeFeed } from './identity-changes';
 import { PrismaIdentityStore } from './prisma-identity.store';

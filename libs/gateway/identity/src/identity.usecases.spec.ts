@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AuthenticationError, InputError, NotAllowedError, NotFoundError } from '@platform/errors';
 import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
-import { createApiKey, createWorkspace, listApiKeys, listWorkspaces, revokeApiKey } from './admin.usecases';
+import { createApiKey } from './create-api-key.usecase';
+import { createWorkspace } from './create-workspace.usecase';
+import { listApiKeys } from './list-api-keys.usecase';
+import { listWorkspaces } from './list-workspaces.usecase';
+import { revokeApiKey } from './revoke-api-key.usecase';
 import { generateApiKey } from './api-key';
 import { Authenticator } from './authenticate.usecase';
 import { bootstrapIdentity, type BootstrapResult } from './bootstrap.usecase';

@@ -17,7 +17,7 @@ import {
   type DeploymentsTestClient,
   type ResolveRequest,
   type ResolveResponse,
-} from './spec-fixtures';
+} from './grpc.testing';
 
 const proto = deploymentsProto();
 const logger = recordingLogger();

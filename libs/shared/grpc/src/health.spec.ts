@@ -3,7 +3,7 @@ import { checkHealth } from './check-health';
 import { createClient } from './grpc-client';
 import { startGrpcServer, type GrpcServerHandle } from './grpc-server';
 import { readStream } from './read-stream';
-import { deploymentsProto, healthProto } from './spec-fixtures';
+import { deploymentsProto, healthProto } from './grpc.testing';
 
 const DEPLOYMENTS = 'controlplane.v1.Deployments';
 let server: GrpcServerHandle;

@@ -4,7 +4,7 @@ import { createClient } from './grpc-client';
 import { startGrpcServer, type GrpcServerHandle } from './grpc-server';
 import { serverStream } from './handler-adapters';
 import { readStream } from './read-stream';
-import { aborted, runsProto, sleep, type RunBatchMessage, type RunsTestClient, type StreamRunsMessage } from './spec-fixtures';
+import { aborted, runsProto, sleep, type RunBatchMessage, type RunsTestClient, type StreamRunsMessage } from './grpc.testing';
 
 const proto = runsProto();
 const TOTAL = 400;

@@ -1,6 +1,6 @@
 import type { TracingDatabase } from '@platform/tracing-data-access';
 import { compileFilter } from './compile-filter';
-import { EXAMPLE, RUNS, SESSION_1, TENANT, insertFixtures, type RunLabel } from './filter-semantics.fixtures';
+import { EXAMPLE, RUNS, SESSION_1, TENANT, insertFixtures, type RunLabel } from './filter-semantics.testing';
 
 const LABELS = new Map(Object.entries(RUNS).map(([label, id]) => [id, label]));
 

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '@platform/errors';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { PrismaTracingProjectStore } from './prisma-tracing-project.store';
-import { createProject, deleteProject, getProject, updateProject } from './projects.usecases';
+import { createProject } from './create-project.usecase';
+import { deleteProject } from './delete-project.usecase';
+import { getProject } from './get-project.usecase';
+import { updateProject } from './update-project.usecase';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
 jest.setTimeout(60_000);

@@ -62,7 +62,7 @@ describe('loading graph modules on plain Node (no node_modules in the deployment
     const outDir = mkdtempSync(path.join(repoRoot, 'tmp', 'graph-loader-'));
     bundle = path.join(outDir, 'load-project.cjs');
     await build({
-      entryPoints: [path.join(__dirname, 'testing', 'load-project.fixture.ts')],
+      entryPoints: [path.join(__dirname, 'testing', 'load-project.testing.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineQueue } from '../lib/define-queue';
-import { sleep, waitFor } from '../testing/async-helpers';
+import { sleep, waitFor } from '../testing/async.testing';
 import { describeJobBusContract } from '../testing/job-bus.contract';
 import { createInProcessBus } from './in-process.bus';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineQueue, installationDurable, installationQueue } from '../lib/define-queue';
 import type { Job } from '../lib/job-bus.types';
-import { waitFor } from '../testing/async-helpers';
+import { waitFor } from '../testing/async.testing';
 import { testJobSchema } from '../testing/test-job.schema';
 import { createJetStreamBus, type JetStreamJobBus } from './jetstream.bus';
 

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { connect } from 'nats';
 import { defineQueue } from '../lib/define-queue';
 import type { Job } from '../lib/job-bus.types';
-import { waitFor } from '../testing/async-helpers';
+import { waitFor } from '../testing/async.testing';
 import { describeJobBusContract } from '../testing/job-bus.contract';
 import { testJobSchema } from '../testing/test-job.schema';
 import { createJetStreamBus, type JetStreamJobBus } from './jetstream.bus';
@@ -41,7 +41,7 @@ if (natsUrl) {
       const published = await bus.publish(queue, { n: 7 });
       child = spawn(
         process.execPath,
-        ['--import', 'tsx', join(__dirname, '../testing/fixtures/hold-job.fixture.ts'), natsUrl, queue.name, queue.subject, 'workers', String(ackWaitMs)],
+        ['--import', 'tsx', join(__dirname, '../testing/fixtures/hold-job.testing.ts'), natsUrl, queue.name, queue.subject, 'workers', String(ackWaitMs)],
         { cwd: repoRoot, env: { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.base.json') }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const received = await firstEvent(child, 'received', 15_000);

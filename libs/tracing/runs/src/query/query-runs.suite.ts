@@ -3,7 +3,7 @@ import type { TracingDatabase } from '@platform/tracing-data-access';
 import { queryRuns } from './query-runs.usecase';
 import { runQueryRequestSchema, toRunQuery } from './run-query-request.schema';
 import { PrismaRunQueryRepository } from './run-query.repository';
-import { insertFeedback, insertRuns, uuidOf } from './run-query.spec-fixtures';
+import { insertFeedback, insertRuns, uuidOf } from './run-query.testing';
 
 const T = uuidOf(1, '11111111');
 const OTHER = uuidOf(2, '22222222');

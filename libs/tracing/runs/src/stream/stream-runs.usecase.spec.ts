@@ -7,7 +7,7 @@ import { PrismaRunPageRepository, type RunPageReader } from './run-page.reposito
 import type { RunPage } from './run-pages';
 import { buildRunPageSql } from './run-page.sql';
 import { selectedRunFields } from './run-stream-columns';
-import { compareCursors, insertProject, insertRuns, T0_US } from './run-stream.spec-fixtures';
+import { compareCursors, insertProject, insertRuns, T0_US } from './run-stream.testing';
 import type { RunStreamQuery } from './run-stream.types';
 import { streamRunBatches, type StreamRunsDeps } from './stream-runs.usecase';
 

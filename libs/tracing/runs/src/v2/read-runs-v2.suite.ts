@@ -12,7 +12,11 @@ import { IngestRuns } from '../ingest/ingest-runs.usecase';
 import { prismaIngestSql } from '../ingest/ingest-sql';
 import { PrismaRunQueryRepository } from '../query/run-query.repository';
 import { RunsRepository } from '../runs.repository';
-import { listTraceRunsV2, queryRunsV2, queryTracesV2, retrieveRunV2, type ReadRunsV2Deps } from './read-runs-v2.usecases';
+import { listTraceRunsV2 } from './list-trace-runs-v2.usecase';
+import { queryRunsV2 } from './query-runs-v2.usecase';
+import { queryTracesV2 } from './query-traces-v2.usecase';
+import { retrieveRunV2 } from './retrieve-run-v2.usecase';
+import { type ReadRunsV2Deps } from './read-runs-v2.deps';
 import { runsQueryV2Schema, tracesQueryV2Schema } from './run-v2-requests.schema';
 import type { RunSelectField } from './run-select-fields';
 

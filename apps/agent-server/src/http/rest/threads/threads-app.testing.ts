@@ -3,7 +3,7 @@ import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, interrupt, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import type { Express } from 'express';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { CheckpointsRepository, openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
 import { createGraphRegistry, type GraphRegistry } from '@platform/agent-server-graphs';
 import { createThreadRepository, createThreadStateService, type ThreadRepository, type ThreadStateService } from '@platform/agent-server-threads';
 import { createHttpApp } from '@platform/http-server';
@@ -58,7 +58,7 @@ export async function startTestThreadsApp(): Promise<TestThreadsApp> {
   const graphs = testGraphs();
   const registry = createGraphRegistry({ graphs: { chat: { source: graphs.chat }, approval: { source: graphs.approval } }, checkpointer });
   const threads = createThreadRepository(db.prisma);
-  const state = createThreadStateService({ prisma: db.prisma, registry, checkpointer, threads });
+  const state = createThreadStateService({ registry, checkpointer, threads, checkpoints: new CheckpointsRepository(db.prisma) });
   const { app } = createHttpApp({
     service: 'agent-server',
     logger: silentLogger,

@@ -1,6 +1,6 @@
 import { JobPayloadError } from '../../lib/job-bus.errors';
 import type { Job } from '../../lib/job-bus.types';
-import { sleep, waitFor } from '../async-helpers';
+import { sleep, waitFor } from '../async.testing';
 import type { ContractContext } from '../job-bus.contract';
 
 type Data = { n: number };

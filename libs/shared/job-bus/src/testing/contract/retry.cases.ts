@@ -1,4 +1,4 @@
-import { deferred, sleep, waitFor } from '../async-helpers';
+import { deferred, sleep, waitFor } from '../async.testing';
 import type { ContractContext } from '../job-bus.contract';
 
 interface Delivery {

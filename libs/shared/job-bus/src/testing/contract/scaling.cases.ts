@@ -1,5 +1,5 @@
 import { DurableConflictError } from '../../lib/job-bus.errors';
-import { sleep, waitFor } from '../async-helpers';
+import { sleep, waitFor } from '../async.testing';
 import type { ContractContext } from '../job-bus.contract';
 
 /** Competing consumers, one durable per queue, the concurrency limit, stop() and readiness. */
