@@ -80,6 +80,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
   const threads = threadsRoutes(deps.threads);
   const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
   const store = storeRoutes({ store: deps.store });
+  const info = infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing });
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
@@ -92,7 +93,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       if (deps.dev?.apiKey) app.use(devApiKey(deps.dev.apiKey));
       if (deps.dev) app.use(devTruncateRoutes(deps.dev.truncate));
       if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath, deps.handedCallers));
-      if (!http.disable_meta) app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
+      if (!http.disable_meta) mountRoutes(app, info);
       if (!http.disable_runs) {
         // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
         // Then runs, the hot path (express tries routers in order).
@@ -119,7 +120,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store] }));
+      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store, ...info] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

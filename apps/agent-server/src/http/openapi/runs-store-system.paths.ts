@@ -100,7 +100,6 @@ export const mcpPaths = {
 export const systemPaths = {
   '/ok': { get: { ...operation(SYS, 'ok', { summary: 'Liveness', response: object({ ok: bool() }) }), security: [] } },
   '/ready': { get: { ...operation(SYS, 'ready', { summary: 'Readiness of the dependencies', response: object({ ready: bool(), checks: dict() }) }), security: [] } },
-  '/info': { get: operation(SYS, 'info', { summary: 'Server version and feature flags', response: object({ version: str(), langgraph_js_version: str(), context: str(), deployment_id: str(), flags: dict() }) }) },
   '/metrics': { get: { ...operation(SYS, 'metrics', { summary: 'Prometheus metrics (text)', response: str() }), security: [] } },
   '/openapi.json': { get: { ...operation(SYS, 'openapi', { summary: 'This OpenAPI document', response: dict() }), security: [] } },
   '/docs': { get: { ...operation(SYS, 'docs', { summary: 'Interactive API reference (HTML)', response: str() }), security: [] } },
