@@ -30,6 +30,7 @@ const declared = [
   ...threadsRoutes({} as never),
   ...cronsRoutes({} as never),
   ...storeRoutes({} as never),
+  ...threadProtocolRoutes({} as never),
   ...infoRoutes({ version: 'x', tracing: false }),
 ];
 const doc = agentServerOpenApi({ version: '1.2.3', routes: declared }) as unknown as Doc;
@@ -109,7 +110,6 @@ describe('the OpenAPI document', () => {
 
   it('covers every route the assistants, threads, runs, crons, store, A2A, MCP, info and docs routers serve', () => {
     const served = [
-      ...routesOf(threadProtocolRoutes({} as never)),
       ...routesOf(runsRoutes({} as never)),
       ...declaredKeys(declared),
       ...routesOf(a2aRoutes({ threads: {} } as never)),

@@ -1,14 +1,10 @@
 import type { z } from 'zod';
-import { protocolCommandSchema } from '@platform/agent-server-thread-protocol';
 import { cancelManyBodySchema, commandSchema, runCreateSchema } from '@platform/agent-server-run-records';
 import { toOpenApiSchema, type JsonSchema } from '@platform/openapi';
-import { streamBody } from '../thread-protocol/thread-protocol.routes';
 
 // The request bodies of the document, generated from the zod schemas the routes validate them with: what the
 // server accepts is what the document says, with no hand-kept copy to drift.
 const REQUEST_BODIES: Record<string, z.ZodType> = {
-  ThreadProtocolCommand: protocolCommandSchema,
-  ThreadProtocolStreamRequest: streamBody,
   // One schema validates every run-creating body: `if_not_exists` applies on a thread, `on_completion` without one.
   RunCreateStateful: runCreateSchema,
   RunCreateStateless: runCreateSchema,
