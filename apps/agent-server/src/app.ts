@@ -80,6 +80,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
   const threads = threadsRoutes(deps.threads);
   const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
   const store = storeRoutes({ store: deps.store });
+  const runs = runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) });
   const threadProtocol = threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs });
   const info = infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing });
   return createHttpApp({
@@ -99,7 +100,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
         // Then runs, the hot path (express tries routers in order).
         mountRoutes(app, crons);
-        app.use(runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }));
+        mountRoutes(app, runs);
         // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
         mountRoutes(app, threadProtocol);
       }
@@ -121,7 +122,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
       );
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store, ...threadProtocol, ...info] }));
+      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store, ...runs, ...threadProtocol, ...info] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

@@ -1,25 +1,7 @@
-import { MULTITASK_STRATEGIES, RUN_STATUSES } from '@platform/agent-server-run-records';
-import { arrayOf, dateTime, dict, int, object, oneOfEnum, ref, str, uuid, type Schema } from './openapi-helpers';
-
-// The enums come from the libs that define them: the document cannot list a status the server does not have.
+import { arrayOf, dict, int, object, oneOfEnum, ref, str, type Schema } from './openapi-helpers';
 
 /** The component schemas of the Agent Server API. */
 export const componentSchemas: Record<string, Schema> = {
-  Run: object(
-    {
-      run_id: uuid(),
-      thread_id: uuid(),
-      assistant_id: uuid(),
-      created_at: dateTime,
-      updated_at: dateTime,
-      status: oneOfEnum(RUN_STATUSES),
-      metadata: dict(),
-      kwargs: dict(),
-      multitask_strategy: oneOfEnum(MULTITASK_STRATEGIES),
-    },
-    ['run_id', 'thread_id', 'assistant_id', 'status'],
-  ),
-  RunWaitResult: { description: "The run's final state values, or `{\"__error__\": {error, message}}` for a failed run" },
   JsonRpcRequest: object(
     {
       jsonrpc: oneOfEnum(['2.0']),

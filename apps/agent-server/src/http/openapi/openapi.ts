@@ -1,8 +1,6 @@
 import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
-import { threadsPaths } from './assistants-threads.paths';
 import { componentSchemas } from './openapi-schemas';
-import { requestSchemas } from './request-schemas';
-import { a2aPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
+import { a2aPaths, mcpPaths, systemPaths } from './runs-store-system.paths';
 
 const TAGS = [
   ['Assistants', 'Configured instances of a graph'],
@@ -34,9 +32,6 @@ export function agentServerOpenApi(options: { version: string; routes: readonly 
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: {
       ...declared.paths,
-      ...threadsPaths,
-      ...threadRunsPaths,
-      ...statelessRunsPaths,
       ...a2aPaths,
       ...mcpPaths,
       ...systemPaths,
@@ -44,7 +39,7 @@ export function agentServerOpenApi(options: { version: string; routes: readonly 
     components: {
       // Responses described by hand; request bodies generated from the zod schemas that validate them.
       // (`declared`'s own are those of the declared routes.)
-      schemas: { ...declared.components.schemas, ...componentSchemas, ...requestSchemas() },
+      schemas: { ...declared.components.schemas, ...componentSchemas },
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key of the organization hosting the deployment' } },
     },
     security: [{ apiKey: [] }],
