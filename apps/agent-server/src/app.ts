@@ -21,7 +21,7 @@ import { devTruncateRoutes, type Truncate } from './http/dev/dev-truncate.routes
 import { docsRoutes, isDocsPath } from './http/openapi/docs.routes';
 import { infoRoutes } from './http/rest/system/info.routes';
 import { jsonRpcParseErrors } from './http/common/json-rpc';
-import { mcpRoutes } from './http/mcp/mcp.routes';
+import { mcpOtherMethods, mcpRoutes } from './http/mcp/mcp.routes';
 import { runsRoutes } from './http/rest/runs/runs.routes';
 import { storeRoutes } from './http/rest/store/store.routes';
 import { threadProtocolRoutes } from './http/thread-protocol/thread-protocol.routes';
@@ -82,6 +82,16 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
   const store = storeRoutes({ store: deps.store });
   const runs = runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) });
   const threadProtocol = threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs });
+  const a2a = a2aRoutes({
+    assistants: deps.assistants,
+    registry: deps.registry,
+    runs: deps.runs,
+    threads: deps.threads,
+    version: deps.version,
+    sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
+    waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
+  });
+  const mcp = mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs });
   const info = infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing });
   return createHttpApp({
     service: 'agent-server',
@@ -107,22 +117,13 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       if (!http.disable_store) mountRoutes(app, store);
       if (!http.disable_threads) mountRoutes(app, threads);
       if (!http.disable_assistants) mountRoutes(app, assistants);
-      if (!http.disable_a2a) app.use(
-        a2aRoutes({
-          assistants: deps.assistants,
-          registry: deps.registry,
-          runs: deps.runs,
-          threads: deps.threads,
-          version: deps.version,
-          sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
-          waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
-        }),
-      );
-      if (!http.disable_mcp) app.use(
-        mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
-      );
+      if (!http.disable_a2a) mountRoutes(app, a2a);
+      if (!http.disable_mcp) {
+        mountRoutes(app, mcp);
+        app.use(mcpOtherMethods());
+      }
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store, ...runs, ...threadProtocol, ...info] }));
+      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store, ...runs, ...threadProtocol, ...a2a, ...mcp, ...info] }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

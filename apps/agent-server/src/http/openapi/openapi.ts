@@ -1,6 +1,6 @@
 import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
 import { componentSchemas } from './openapi-schemas';
-import { a2aPaths, mcpPaths, systemPaths } from './runs-store-system.paths';
+import { systemPaths } from './runs-store-system.paths';
 
 const TAGS = [
   ['Assistants', 'Configured instances of a graph'],
@@ -32,8 +32,6 @@ export function agentServerOpenApi(options: { version: string; routes: readonly 
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: {
       ...declared.paths,
-      ...a2aPaths,
-      ...mcpPaths,
       ...systemPaths,
     },
     components: {
