@@ -69,30 +69,37 @@ export const isPublicPath = (path: string) => path === '/ok' || path === '/ready
 /** Run inputs, state updates and store values may carry documents or images: one limit for every route (README, errors). */
 export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 
+/**
+ * The routes declared with their schemas, by resource: served (unless `http` turns them off) and described in
+ * /openapi.json (even where `http` turns them off).
+ */
+export function agentServerRoutes(deps: AgentServerDeps) {
+  const http = deps.http ?? {};
+  return {
+    assistants: assistantsRoutes({ assistants: deps.assistants, registry: deps.registry, deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads) }),
+    threads: threadsRoutes(deps.threads),
+    crons: cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }),
+    store: storeRoutes({ store: deps.store }),
+    runs: runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }),
+    threadProtocol: threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }),
+    a2a: a2aRoutes({
+      assistants: deps.assistants,
+      registry: deps.registry,
+      runs: deps.runs,
+      threads: deps.threads,
+      version: deps.version,
+      sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
+      waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
+    }),
+    mcp: mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
+    info: infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }),
+  };
+}
+
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   const http = deps.http ?? {};
-  // The routes declared with their schemas (served, and described in /openapi.json even where `http` turns them off).
-  const assistants = assistantsRoutes({
-    assistants: deps.assistants,
-    registry: deps.registry,
-    deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
-  });
-  const threads = threadsRoutes(deps.threads);
-  const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
-  const store = storeRoutes({ store: deps.store });
-  const runs = runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) });
-  const threadProtocol = threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs });
-  const a2a = a2aRoutes({
-    assistants: deps.assistants,
-    registry: deps.registry,
-    runs: deps.runs,
-    threads: deps.threads,
-    version: deps.version,
-    sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
-    waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
-  });
-  const mcp = mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs });
-  const info = infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing });
+  const declared = agentServerRoutes(deps);
+  const { assistants, threads, crons, store, runs, threadProtocol, a2a, mcp, info } = declared;
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
@@ -123,7 +130,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
         app.use(mcpOtherMethods());
       }
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store, ...runs, ...threadProtocol, ...a2a, ...mcp, ...info] }));
+      app.use(docsRoutes({ version: deps.version, routes: Object.values(declared).flat() }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));
