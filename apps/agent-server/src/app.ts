@@ -21,7 +21,7 @@ import { devTruncateRoutes, type Truncate } from './http/dev/dev-truncate.routes
 import { docsRoutes, isDocsPath } from './http/openapi/docs.routes';
 import { infoRoutes } from './http/rest/system/info.routes';
 import { jsonRpcParseErrors } from './http/common/json-rpc';
-import { mcpRoutes } from './http/mcp/mcp.routes';
+import { mcpOtherMethods, mcpRoutes } from './http/mcp/mcp.routes';
 import { runsRoutes } from './http/rest/runs/runs.routes';
 import { storeRoutes } from './http/rest/store/store.routes';
 import { threadProtocolRoutes } from './http/thread-protocol/thread-protocol.routes';
@@ -69,17 +69,37 @@ export const isPublicPath = (path: string) => path === '/ok' || path === '/ready
 /** Run inputs, state updates and store values may carry documents or images: one limit for every route (README, errors). */
 export const AGENT_SERVER_BODY_LIMITS: BodyLimits = { defaultBytes: 10 * MiB };
 
+/**
+ * The routes declared with their schemas, by resource: served (unless `http` turns them off) and described in
+ * /openapi.json (even where `http` turns them off).
+ */
+export function agentServerRoutes(deps: AgentServerDeps) {
+  const http = deps.http ?? {};
+  return {
+    assistants: assistantsRoutes({ assistants: deps.assistants, registry: deps.registry, deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads) }),
+    threads: threadsRoutes(deps.threads),
+    crons: cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads }),
+    store: storeRoutes({ store: deps.store }),
+    runs: runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }),
+    threadProtocol: threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }),
+    a2a: a2aRoutes({
+      assistants: deps.assistants,
+      registry: deps.registry,
+      runs: deps.runs,
+      threads: deps.threads,
+      version: deps.version,
+      sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
+      waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
+    }),
+    mcp: mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
+    info: infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }),
+  };
+}
+
 export function createAgentServerApp(deps: AgentServerDeps): Express {
   const http = deps.http ?? {};
-  // The routes declared with their schemas (served, and described in /openapi.json even where `http` turns them off).
-  const assistants = assistantsRoutes({
-    assistants: deps.assistants,
-    registry: deps.registry,
-    deleteThreadsOf: assistantThreadsDeleter(deps.threads.threads),
-  });
-  const threads = threadsRoutes(deps.threads);
-  const crons = cronsRoutes({ crons: deps.crons, assistants: deps.assistants, threads: deps.threads.threads });
-  const store = storeRoutes({ store: deps.store });
+  const declared = agentServerRoutes(deps);
+  const { assistants, threads, crons, store, runs, threadProtocol, a2a, mcp, info } = declared;
   return createHttpApp({
     service: 'agent-server',
     logger: deps.logger,
@@ -92,34 +112,25 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
       if (deps.dev?.apiKey) app.use(devApiKey(deps.dev.apiKey));
       if (deps.dev) app.use(devTruncateRoutes(deps.dev.truncate));
       if (deps.auth) app.use(authenticateCaller(deps.auth, isOpenPath, deps.handedCallers));
-      if (!http.disable_meta) app.use(infoRoutes({ version: deps.version, deploymentId: deps.deploymentId, tracing: deps.tracing }));
+      if (!http.disable_meta) mountRoutes(app, info);
       if (!http.disable_runs) {
         // Crons before runs: `/runs/crons/...` would otherwise reach the runs routes' `/runs/{run_id}` patterns.
         // Then runs, the hot path (express tries routers in order).
         mountRoutes(app, crons);
-        app.use(runsRoutes({ runs: deps.runs, ...deps.streaming, configurableHeaders: configurableHeaders(http.configurable_headers) }));
+        mountRoutes(app, runs);
         // The thread protocol (SDK 1.15 `threads.stream`) starts runs: off with them, as the reference has it.
-        app.use(threadProtocolRoutes({ runs: deps.runs, threads: deps.threads, sseHeartbeatMs: deps.streaming.sseHeartbeatMs }));
+        mountRoutes(app, threadProtocol);
       }
       if (!http.disable_store) mountRoutes(app, store);
       if (!http.disable_threads) mountRoutes(app, threads);
       if (!http.disable_assistants) mountRoutes(app, assistants);
-      if (!http.disable_a2a) app.use(
-        a2aRoutes({
-          assistants: deps.assistants,
-          registry: deps.registry,
-          runs: deps.runs,
-          threads: deps.threads,
-          version: deps.version,
-          sseHeartbeatMs: deps.streaming.sseHeartbeatMs,
-          waitKeepAliveMs: deps.streaming.waitKeepAliveMs,
-        }),
-      );
-      if (!http.disable_mcp) app.use(
-        mcpRoutes({ assistants: deps.assistants, registry: deps.registry, runs: deps.runs, version: deps.version, waitKeepAliveMs: deps.streaming.waitKeepAliveMs }),
-      );
+      if (!http.disable_a2a) mountRoutes(app, a2a);
+      if (!http.disable_mcp) {
+        mountRoutes(app, mcp);
+        app.use(mcpOtherMethods());
+      }
       if (deps.ui && !http.disable_ui) app.use(uiRoutes(deps.ui));
-      app.use(docsRoutes({ version: deps.version, routes: [...assistants, ...threads, ...crons, ...store] }));
+      app.use(docsRoutes({ version: deps.version, routes: Object.values(declared).flat() }));
       app.use(deploymentAuthHeaders);
       // Last: unreadable requests (body or path) on A2A and MCP, from the body parser or any router above.
       app.use(jsonRpcParseErrors((path) => path.startsWith('/a2a/') || path === '/mcp' || path.startsWith('/mcp/')));

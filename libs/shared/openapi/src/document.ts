@@ -82,6 +82,13 @@ function operationOf(r: DeclaredRoute, components: Record<string, JsonSchema>): 
   const parameters = [
     ...(r.params ? parametersOf(r.params, 'path', { id, components }) : []),
     ...(r.query ? parametersOf(r.query, 'query', { id, components }) : []),
+    ...Object.entries(r.headers ?? {}).map(([name, header]) => ({
+      name,
+      in: 'header',
+      required: header.required ?? false,
+      description: header.description,
+      schema: toOpenApiSchema(header.schema, 'input', `${id}_header_${name}`, components),
+    })),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(r.responses)) {

@@ -20,6 +20,7 @@ const routes: DeclaredRoute[] = [
       tags: ['Items'],
       params: z.object({ itemId: z.string().uuid() }),
       query: z.object({ verbose: z.coerce.boolean().default(false), fields: z.string().transform((v) => v.split(',')).optional() }),
+      headers: { 'If-None-Match': { description: 'An ETag seen before', schema: z.string() } },
       responses: { 200: { description: 'The item', schema: item, headers: { 'X-Size': { description: 'Its size', schema: z.number().int() } } } },
     },
     ({ params, query }, _req, res) => {
@@ -101,6 +102,7 @@ describe('openApiDocument', () => {
       expect.objectContaining({ name: 'itemId', in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }),
       expect.objectContaining({ name: 'verbose', in: 'query', required: false }),
       expect.objectContaining({ name: 'fields', in: 'query', required: false }),
+      { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag seen before', schema: { type: 'string' } },
     ]);
     expect(get.responses).toMatchObject({
       200: { content: { 'application/json': { schema: { required: ['id', 'size', 'note'] } } }, headers: { 'X-Size': { description: 'Its size', schema: { type: 'integer' } } } },

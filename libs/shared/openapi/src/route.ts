@@ -34,6 +34,11 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
    * documented here, not parsed before the handler. Give the schema the use case validates with, where there is one.
    */
   readsBody?: { contentType: string; description: string; schema?: z.ZodType };
+  /**
+   * Request headers the handler reads itself (`Last-Event-ID`, a protocol version): documented as header parameters,
+   * not parsed before the handler.
+   */
+  headers?: Record<string, { description: string; schema: z.ZodType; required?: boolean }>;
   responses: Record<number, ResponseSpec>;
   /** Middleware run before validation (authentication, a body parser, an origin check): what must refuse first. */
   before?: RequestHandler[];

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { JsonBodyError, malformedRequest, requestContext } from '@platform/http-server';
 import { JSON_RPC, isJsonRpcId, requestIdOf, rpcError, type JsonRpcRequest, type rpcResult } from '@platform/json-rpc';
 
@@ -24,6 +24,21 @@ export function readJsonRpcRequest(req: Request): { request: JsonRpcRequest } | 
   }
   return { request: candidate as unknown as JsonRpcRequest };
 }
+
+/**
+ * A declared route's `before` middleware: answers a body that is not one JSON-RPC request with the JSON-RPC error
+ * it deserves before the route validates its path (a 422 would not be JSON-RPC); `jsonRpcRequestOf` hands the
+ * handler the request it read.
+ */
+export const readJsonRpc: RequestHandler = (req, res, next) => {
+  const read = readJsonRpcRequest(req);
+  if ('error' in read) return sendJsonRpc(res, read.error);
+  res.locals['jsonRpcRequest'] = read.request;
+  next();
+};
+
+/** The request `readJsonRpc` read. */
+export const jsonRpcRequestOf = (res: Response): JsonRpcRequest => res.locals['jsonRpcRequest'] as JsonRpcRequest;
 
 /** Sends one JSON-RPC response. JSON-RPC errors travel with HTTP 200, except a body that could not be read (400). */
 export function sendJsonRpc(res: Response, message: ReturnType<typeof rpcResult> | ReturnType<typeof rpcError>): void {

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import type { HttpMethod } from '@platform/openapi';
+import { isUuid } from '@platform/ids';
+import type { HttpMethod, ResponseSpec } from '@platform/openapi';
 
 // What declared REST routes document alike.
 
@@ -27,3 +28,17 @@ export function setPageHeaders(res: Response, page: { total: number; offset: num
 export const operationsOf =
   (tag: string) =>
   (method: HttpMethod, path: string, operationId: string, summary: string) => ({ method, path, operationId, summary, tags: [tag] });
+
+/** A `text/event-stream` answer (SseWriter): its events, as the streaming routes send them. */
+export const eventStream = (headers?: ResponseSpec['headers']): ResponseSpec => ({
+  description: 'Event stream',
+  contentType: 'text/event-stream',
+  schema: z.string().describe('Server-sent events: `event: <name>`, `data: <json>`, `id: <n>`'),
+  ...(headers ? { headers } : {}),
+});
+
+/** The request header a client resuming a stream sends. */
+export const lastEventIdHeader = (description: string) => ({ 'Last-Event-ID': { description, schema: z.string() } });
+
+/** A UUID in a path (kept as given), documented as one. */
+export const uuidParam = (description: string) => z.string().refine(isUuid, 'Input should be a valid UUID').meta({ format: 'uuid', description });

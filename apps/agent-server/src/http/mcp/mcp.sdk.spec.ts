@@ -14,6 +14,7 @@ import { silentLogger } from '@platform/logging';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { AGENT_SERVER_VERSION } from '../../service';
 import { E2E_FIXTURES as FIXTURES, startTestAgentServer, type TestAgentServer } from '../agent-server.testing';
+import { mountRoutes } from '@platform/openapi';
 import { mcpRoutes } from './mcp.routes';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
@@ -242,7 +243,7 @@ describe('MCP on an app of its own: pages and cancelling', () => {
       service: 'agent-server',
       logger: silentLogger,
       identity: { secret: SECRET },
-      routes: (routes) => routes.use(mcpRoutes({ assistants, registry, runs, version: 'test', pageSize: 2 })),
+      routes: (routes) => mountRoutes(routes, mcpRoutes({ assistants, registry, runs, version: 'test', pageSize: 2 })),
     });
     http = await startHttpServer(app, '127.0.0.1', 0);
   });

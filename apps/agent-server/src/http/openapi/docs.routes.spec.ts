@@ -1,21 +1,13 @@
 import { runInNewContext } from 'node:vm';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import express, { type Express, type Router } from 'express';
+import express, { type Express } from 'express';
 import request from 'supertest';
 import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
-import { openApiPath, type DeclaredRoute } from '@platform/openapi';
-import { a2aRoutes } from '../a2a/a2a.routes';
-import { assistantsRoutes } from '../rest/assistants/assistants.routes';
-import { cronsRoutes } from '../rest/crons/crons.routes';
+import { openApiPath, undeclaredRoutes } from '@platform/openapi';
+import { agentServerRoutes, createAgentServerApp, type AgentServerDeps } from '../../app';
 import { docsRoutes, isDocsPath } from './docs.routes';
-import { infoRoutes } from '../rest/system/info.routes';
-import { mcpRoutes } from '../mcp/mcp.routes';
 import { agentServerOpenApi } from './openapi';
-import { runsRoutes } from '../rest/runs/runs.routes';
-import { storeRoutes } from '../rest/store/store.routes';
-import { threadProtocolRoutes } from '../thread-protocol/thread-protocol.routes';
-import { threadsRoutes } from '../rest/threads/threads.routes';
 
 type Doc = {
   openapi: string;
@@ -24,8 +16,21 @@ type Doc = {
   tags: { name: string }[];
 };
 
-// The declared routes (their handlers never run here).
-const declared = [...assistantsRoutes({} as never), ...threadsRoutes({} as never), ...cronsRoutes({} as never), ...storeRoutes({} as never)];
+// The app and its declared routes (no handler runs here: nothing behind them is used).
+const deps: AgentServerDeps = {
+  logger: silentLogger,
+  internalSecret: 'test-internal-secret-123',
+  version: '1.2.3',
+  registry: {} as never,
+  assistants: {} as never,
+  threads: { threads: {} as never, state: {} as never },
+  runs: {} as never,
+  store: {} as never,
+  crons: {} as never,
+  streaming: { sseHeartbeatMs: 1_000, waitKeepAliveMs: 1_000 },
+  tracing: false,
+};
+const declared = Object.values(agentServerRoutes(deps)).flat();
 const doc = agentServerOpenApi({ version: '1.2.3', routes: declared }) as unknown as Doc;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
@@ -39,19 +44,6 @@ function refsIn(value: unknown, found: string[] = []): string[] {
   }
   return found;
 }
-
-// `METHOD /path/{param}` for every route an express router serves (the router only keeps its deps).
-function routesOf(router: Router): string[] {
-  type Layer = { route?: { path: string; methods: Record<string, boolean> } };
-  return (router.stack as Layer[])
-    .filter((layer) => layer.route)
-    .flatMap((layer) =>
-      // `_all`: a catch-all answering 405 for the other methods, not an operation.
-      Object.keys(layer.route!.methods).filter((method) => method !== '_all').map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
-    );
-}
-
-const declaredKeys = (routes: readonly DeclaredRoute[]) => routes.map((r) => `${r.method.toUpperCase()} ${openApiPath(r.path)}`);
 
 describe('the OpenAPI document', () => {
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -101,19 +93,26 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('covers every route the assistants, threads, runs, crons, store, A2A, MCP, info and docs routers serve', () => {
-    const served = [
-      ...routesOf(threadProtocolRoutes({} as never)),
-      ...routesOf(runsRoutes({} as never)),
-      ...declaredKeys(declared),
-      ...routesOf(a2aRoutes({ threads: {} } as never)),
-      ...routesOf(mcpRoutes({} as never)),
-      ...routesOf(infoRoutes({ version: 'x', tracing: false })),
-      ...routesOf(docsRoutes({ routes: declared })).filter((route) => !route.includes('/docs/')),
-    ];
-    // The document writes `/mcp/` as the reference does; the router serves it as `/mcp` (trailing slash optional).
-    const described = new Set(operations.map((o) => o.key.replace(/(.)\/$/, '$1')));
-    expect(served.filter((route) => !described.has(route))).toEqual([]);
+  it('describes every route the app serves: a route without a declaration fails here', () => {
+    // What every declaration turned on serves, besides the probes and the docs (described in probes.paths.ts).
+    expect(undeclaredRoutes(createAgentServerApp(deps), declared)).toEqual([]);
+    // The development server's truncate and the graphs' UI bundles are outside the API (not in the reference's document).
+    const withDevAndUi = createAgentServerApp({ ...deps, dev: { truncate: {} as never }, ui: { agent: [] } });
+    expect(undeclaredRoutes(withDevAndUi, declared)).toEqual([
+      'POST /internal/truncate (in a mounted router)',
+      'POST /ui/{graph_id} (in a mounted router)',
+      'GET /ui/{graph_id}/{basename} (in a mounted router)',
+    ]);
+    const keys = new Set(operations.map((o) => o.key));
+    expect(declared.map((r) => `${r.method.toUpperCase()} ${openApiPath(r.path)}`).filter((key) => !keys.has(key))).toEqual([]);
+    expect(operations.filter((o) => o.op.tags.includes('System')).map((o) => o.key)).toEqual([
+      'GET /info',
+      'GET /ok',
+      'GET /ready',
+      'GET /metrics',
+      'GET /openapi.json',
+      'GET /docs',
+    ]);
   });
 
   it('validates as OpenAPI 3.1 (swagger-parser)', async () => {
@@ -121,12 +120,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes request bodies with the zod schemas the routes validate them with, and statuses from the libs', () => {
-    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }>;
-    expect(Object.keys(schemas.RunCreateStateful.properties ?? {})).toEqual(expect.arrayContaining(['assistant_id', 'durability', 'checkpoint_during', 'if_not_exists']));
-    expect(schemas.RunCreateStateful.required).toEqual(['assistant_id']);
-    const putItem = doc.paths['/store/items'].put as unknown as { requestBody: { content: { 'application/json': { schema: { properties: object } } } } };
-    expect(Object.keys(putItem.requestBody.content['application/json'].schema.properties)).toEqual(expect.arrayContaining(['namespace', 'key', 'value', 'index', 'ttl']));
-    expect(schemas.Run.properties?.status.enum).toEqual(['pending', 'running', 'success', 'error', 'timeout', 'interrupted']);
+    type Schema = { properties?: Record<string, { enum?: string[] }>; required?: string[]; items?: Schema };
+    type Op = { requestBody: { content: Record<string, { schema: Schema }> }; responses: Record<string, { content: Record<string, { schema: Schema }> }> };
+    const op = (path: string, method: string) => doc.paths[path][method] as unknown as Op;
+    const createRun = op('/threads/{thread_id}/runs', 'post').requestBody.content['application/json'].schema;
+    expect(Object.keys(createRun.properties ?? {})).toEqual(expect.arrayContaining(['assistant_id', 'durability', 'checkpoint_during', 'if_not_exists']));
+    expect(createRun.required).toEqual(['assistant_id']);
+    const putItem = op('/store/items', 'put').requestBody.content['application/json'].schema;
+    expect(Object.keys(putItem.properties ?? {})).toEqual(expect.arrayContaining(['namespace', 'key', 'value', 'index', 'ttl']));
+    const run = op('/threads/{thread_id}/runs/{run_id}', 'get').responses['200'].content['application/json'].schema;
+    expect(run.properties?.status.enum).toEqual(['pending', 'running', 'success', 'error', 'timeout', 'interrupted']);
+    expect(op('/runs/wait', 'post').responses['200'].content['application/json']).toBeDefined();
+    expect(Object.keys(op('/runs/stream', 'post').responses['200'].content)).toEqual(['text/event-stream']);
   });
 
   it('is consistent: unique operation ids, declared path parameters, resolvable references, a success response each', () => {

@@ -1,8 +1,5 @@
 import { openApiDocument, type DeclaredRoute } from '@platform/openapi';
-import { threadsPaths } from './assistants-threads.paths';
-import { componentSchemas } from './openapi-schemas';
-import { requestSchemas } from './request-schemas';
-import { a2aPaths, mcpPaths, statelessRunsPaths, systemPaths, threadRunsPaths } from './runs-store-system.paths';
+import { probePaths } from './probes.paths';
 
 const TAGS = [
   ['Assistants', 'Configured instances of a graph'],
@@ -17,8 +14,8 @@ const TAGS = [
 ] as const;
 
 /**
- * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): the operations of the declared routes
- * (`routes`, today the assistants', threads', crons' and store's) generated from their schemas, the others' still written in this folder.
+ * The OpenAPI 3.1 description of the Agent Server API (`GET /openapi.json`): every operation generated from the
+ * declared routes' schemas (`routes`), and the probes and docs the shared libs serve (probes.paths.ts).
  */
 export function agentServerOpenApi(options: { version: string; routes: readonly DeclaredRoute[] }): Record<string, unknown> {
   const declared = openApiDocument({ title: 'Agent Server', version: options.version }, options.routes);
@@ -34,17 +31,10 @@ export function agentServerOpenApi(options: { version: string; routes: readonly 
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: {
       ...declared.paths,
-      ...threadsPaths,
-      ...threadRunsPaths,
-      ...statelessRunsPaths,
-      ...a2aPaths,
-      ...mcpPaths,
-      ...systemPaths,
+      ...probePaths,
     },
     components: {
-      // Responses described by hand; request bodies generated from the zod schemas that validate them.
-      // (`declared`'s own are those of the declared routes.)
-      schemas: { ...declared.components.schemas, ...componentSchemas, ...requestSchemas() },
+      schemas: declared.components.schemas,
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key of the organization hosting the deployment' } },
     },
     security: [{ apiKey: [] }],

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import type { Response } from 'express';
 import { z } from 'zod';
 import type { RunService } from '@platform/agent-server-runs';
 import {
@@ -11,9 +11,9 @@ import {
   runStartRequest,
 } from '@platform/agent-server-thread-protocol';
 import type { ThreadRepository, ThreadStateService } from '@platform/agent-server-threads';
-import { parseRequest } from '@platform/http-server';
-import { isUuid } from '@platform/ids';
+import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../common/deployment-auth.middleware';
+import { eventStream, lastEventIdHeader, notFound, operationsOf, uuidParam } from '../common/responses.schema';
 import { SseWriter } from '../common/sse';
 
 export interface ThreadProtocolRoutesDeps {
@@ -23,8 +23,8 @@ export interface ThreadProtocolRoutesDeps {
   sseHeartbeatMs: number;
 }
 
-const threadPath = z.object({ thread_id: z.string().refine(isUuid, 'Input should be a valid UUID') });
-export const streamBody = z.looseObject({
+const threadPath = z.object({ thread_id: uuidParam('Thread id') });
+const streamBody = z.looseObject({
   channels: z.array(z.string().min(1)).min(1),
   namespaces: z.array(z.array(z.string())).nullish(),
   depth: z.number().int().min(0).nullish(),
@@ -34,6 +34,15 @@ export const streamBody = z.looseObject({
 type CommandReply =
   | { type: 'success'; id: number; result: Record<string, unknown>; meta?: Record<string, unknown> }
   | { type: 'error'; id: number | null; error: string; message: string; meta?: Record<string, unknown> };
+
+const meta = z.record(z.string(), z.unknown()).optional().describe('`{thread_id, applied_through_seq}`');
+const commandReply = z.union([
+  z.object({ type: z.literal('success'), id: z.number().int(), result: z.record(z.string(), z.unknown()), meta }),
+  z.object({ type: z.literal('error'), id: z.number().int().nullable(), error: z.string(), message: z.string(), meta }),
+]);
+const _reply: SameShape<z.output<typeof commandReply>, CommandReply> = true;
+
+const op = operationsOf('Threads');
 
 const failure = (id: number, error: string, message: string): CommandReply => ({ type: 'error', id, error, message });
 
@@ -50,9 +59,8 @@ function lastEventSeq(header: string | undefined): number | undefined {
  * events, filtered per connection, resumable from any replica with `since` (or `Last-Event-ID`). Under the
  * deployment's auth the thread is checked exactly as the run and thread routes check it.
  */
-export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
+export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): DeclaredRoute[] {
   const { runs } = deps;
-  const router = Router();
 
   // Whether the thread waits on interrupts (its runs' outcome, cached on the thread); false when it does not exist yet.
   const interrupted = (threadId: string) =>
@@ -108,35 +116,50 @@ export function threadProtocolRoutes(deps: ThreadProtocolRoutesDeps): Router {
     }
   };
 
-  router.post('/threads/:thread_id/commands', async (req, res) => {
-    const { thread_id } = parseRequest(threadPath, req.params, 'path');
-    const { id, method, params } = parseRequest(protocolCommandSchema, req.body);
-    // Events are numbered in the durable log, not by this request: like LangGraph Platform's HTTP commands, no seq
-    // is known to be applied (`applied_through_seq: 0`; the SDK then finds the run's start on the stream).
-    const reply = await command(res, thread_id, id, method, params);
-    // Like the reference, a command's own parameter errors carry no meta.
-    res.json(reply.type === 'error' && reply.error !== 'unknown_command' && reply.error !== 'not_supported' ? reply : { ...reply, meta: { thread_id, applied_through_seq: 0 } });
-  });
+  const commands = route(
+    {
+      ...op('post', '/threads/:thread_id/commands', 'thread_protocol_command', 'Send a streaming-protocol command (run.start, input.respond, state.get)'),
+      description: 'Answers `{type: "success", id, result}` or `{type: "error", id, error, message}`. `run.start` creates the thread if it does not exist.',
+      params: threadPath,
+      body: protocolCommandSchema,
+      responses: { 200: { description: "The command's outcome", schema: commandReply }, 404: notFound },
+    },
+    async ({ params: { thread_id }, body: { id, method, params } }, _req, res) => {
+      // Events are numbered in the durable log, not by this request: like LangGraph Platform's HTTP commands, no seq
+      // is known to be applied (`applied_through_seq: 0`; the SDK then finds the run's start on the stream).
+      const reply = await command(res, thread_id, id, method, params);
+      // Like the reference, a command's own parameter errors carry no meta.
+      res.json(reply.type === 'error' && reply.error !== 'unknown_command' && reply.error !== 'not_supported' ? reply : { ...reply, meta: { thread_id, applied_through_seq: 0 } });
+    },
+  );
 
-  router.post('/threads/:thread_id/stream/events', async (req, res) => {
-    const { thread_id } = parseRequest(threadPath, req.params, 'path');
-    const body = parseRequest(streamBody, req.body ?? {});
-    const filter = { channels: body.channels, namespaces: body.namespaces ?? undefined, depth: body.depth ?? undefined };
-    const since = body.since ?? lastEventSeq(req.get('last-event-id'));
-    const controller = new AbortController();
-    res.on('close', () => controller.abort());
-    const visible = await accessOf(res).authorize('threads:read', { thread_id });
-    const events = await runs.streamProtocol(thread_id, since, controller.signal, visible);
-    const sse = new SseWriter(res, deps.sseHeartbeatMs);
-    sse.open();
-    try {
-      for await (const event of events) {
-        if (matchesFilter(event, filter)) await sse.send({ event: event.method, data: JSON.stringify(event), id: event.seq });
+  const streamEvents = route(
+    {
+      ...op('post', '/threads/:thread_id/stream/events', 'thread_protocol_events', "Stream the thread's runs as streaming-protocol events"),
+      description: 'Events carry a per-thread `seq` (also the SSE `id`); `since` or `Last-Event-ID` resumes after one, on any replica.',
+      params: threadPath,
+      body: streamBody,
+      headers: lastEventIdHeader('Resume after this seq (when the body has no `since`)'),
+      responses: { 200: eventStream(), 404: notFound },
+    },
+    async ({ params: { thread_id }, body }, req, res) => {
+      const filter = { channels: body.channels, namespaces: body.namespaces ?? undefined, depth: body.depth ?? undefined };
+      const since = body.since ?? lastEventSeq(req.get('last-event-id'));
+      const controller = new AbortController();
+      res.on('close', () => controller.abort());
+      const visible = await accessOf(res).authorize('threads:read', { thread_id });
+      const events = await runs.streamProtocol(thread_id, since, controller.signal, visible);
+      const sse = new SseWriter(res, deps.sseHeartbeatMs);
+      sse.open();
+      try {
+        for await (const event of events) {
+          if (matchesFilter(event, filter)) await sse.send({ event: event.method, data: JSON.stringify(event), id: event.seq });
+        }
+      } finally {
+        sse.end();
       }
-    } finally {
-      sse.end();
-    }
-  });
+    },
+  );
 
-  return router;
+  return [commands, streamEvents];
 }

@@ -1,5 +1,6 @@
 import { Client } from '@langchain/langgraph-sdk';
 import pg from 'pg';
+import { runCreateSchema } from '@platform/agent-server-run-records';
 import { receiveWebhooks, startTestAgentServer, type TestAgentServer } from '../../agent-server.testing';
 
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
@@ -38,6 +39,18 @@ describe('runs through the official SDK (one server, Postgres or PGlite)', () =>
     expect(chunks.map((c) => c.event)).toEqual(['metadata', 'custom', 'custom', 'custom', 'updates']);
     expect(chunks.map((c) => c.id)).toEqual(['0', '1', '2', '3', '4']);
     expect(await client.threads.get(thread.thread_id)).toMatchObject({ status: 'idle', metadata: { graph_id: 'progress' } });
+  });
+
+  it('validates a run-creating body once (the route parses it and hands it on parsed)', async () => {
+    const parse = jest.spyOn(runCreateSchema, 'safeParse');
+    try {
+      expect(contents(await client.runs.wait(null, 'slow', { input: message('once'), config: slow(1) }))).toEqual(['once', 'step 1', 'step 2', 'step 3']);
+      const thread = await client.threads.create();
+      await client.runs.wait(thread.thread_id, 'slow', { input: message('once'), config: slow(1) });
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('runs a graph whose state holds U+0000 and a lone surrogate, and refuses them in requests', async () => {
