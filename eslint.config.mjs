@@ -21,8 +21,6 @@ const prismaOutsideDataAccess = [
   'libs/agent-server/checkpointer/src/prisma-checkpoint.saver.ts',
   'libs/agent-server/store/src/prisma-store.ts',
   'libs/agent-server/threads/src/threads.repository.ts',
-  'libs/control-plane/drivers/src/local/instance.store.ts',
-  'libs/control-plane/oauth/src/prisma-oauth.store.ts',
   'libs/tracing/projects/src/prisma-tracing-project.store.ts',
   'libs/tracing/runs/src/ingest/ingest-sql.ts',
   'libs/tracing/runs/src/query/run-query.repository.ts',
