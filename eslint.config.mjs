@@ -21,7 +21,6 @@ const prismaOutsideDataAccess = [
   'libs/agent-server/checkpointer/src/prisma-checkpoint.saver.ts',
   'libs/agent-server/store/src/prisma-store.ts',
   'libs/agent-server/threads/src/threads.repository.ts',
-  'libs/tracing/projects/src/prisma-tracing-project.store.ts',
   'libs/tracing/runs/src/ingest/ingest-sql.ts',
   'libs/tracing/runs/src/query/run-query.repository.ts',
   'libs/tracing/runs/src/stream/run-page.repository.ts',

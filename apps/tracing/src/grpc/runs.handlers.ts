@@ -1,7 +1,6 @@
 import type { RunsHandlers, StreamRunsRequest__Output } from '@platform/contracts';
 import { serverStream } from '@platform/grpc';
-import type { PrismaClient } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { TracingProjectsRepository, type PrismaClient } from '@platform/tracing-data-access';
 import { PrismaRunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
 import { parseStreamRunsRequest } from './stream-runs.request';
 
@@ -15,7 +14,7 @@ export interface RunsHandlersDeps {
 export function runsHandlers(deps: RunsHandlersDeps): RunsHandlers {
   const stream: StreamRunsDeps = {
     runs: new PrismaRunPageRepository(deps.prisma),
-    projects: new PrismaTracingProjectStore(deps.prisma),
+    projects: new TracingProjectsRepository(deps.prisma),
   };
   return {
     StreamRuns: serverStream((request: StreamRunsRequest__Output, ctx) => {

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { openTracingDatabase, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
 import { AttachmentLinks, IngestRuns, PrismaRunQueryRepository, RunAttachmentsRepository, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
 import { createTracingApp, type TracingBodyLimits } from '../app';
 
@@ -15,7 +14,7 @@ export async function startTestTracingApp(
 ): Promise<{ app: Express; db: TracingDatabase }> {
   const db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
-  const projects = new PrismaTracingProjectStore(db.prisma);
+  const projects = new TracingProjectsRepository(db.prisma);
   const sql = prismaIngestSql(db.prisma);
   const runs = new RunsRepository(sql);
   const app = createTracingApp({

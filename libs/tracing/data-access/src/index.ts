@@ -2,3 +2,7 @@
 // `prisma-generate` target from prisma/tracing/schema.prisma.
 export * from './generated/prisma/client';
 export { openTracingDatabase, tracingMigrationsDir, type TracingDatabase } from './tracing-database';
+// The records the repositories return.
+export * from './tracing-project';
+// Repositories: the only code that touches the tracing service's projects.
+export * from './tracing-projects.repository';

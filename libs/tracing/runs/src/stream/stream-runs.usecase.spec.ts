@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunBatch } from '@platform/contracts';
 import { InputError, NotFoundError } from '@platform/errors';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { openTracingDatabase, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
 import { PrismaRunPageRepository, type RunPageReader } from './run-page.repository';
 import type { RunPage } from './run-pages';
 import { buildRunPageSql } from './run-page.sql';
@@ -22,7 +21,7 @@ const sessionId = randomUUID();
 beforeAll(async () => {
   db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
-  deps = { runs: new PrismaRunPageRepository(db.prisma), projects: new PrismaTracingProjectStore(db.prisma) };
+  deps = { runs: new PrismaRunPageRepository(db.prisma), projects: new TracingProjectsRepository(db.prisma) };
   await insertProject(db.prisma, tenantId, sessionId);
 });
 afterAll(() => db.close());
