@@ -21,9 +21,6 @@ const prismaOutsideDataAccess = [
   'libs/agent-server/checkpointer/src/prisma-checkpoint.saver.ts',
   'libs/agent-server/store/src/prisma-store.ts',
   'libs/agent-server/threads/src/threads.repository.ts',
-  'libs/tracing/runs/src/ingest/ingest-sql.ts',
-  'libs/tracing/runs/src/query/run-query.repository.ts',
-  'libs/tracing/runs/src/stream/run-page.repository.ts',
 ];
 const prismaMessage = 'Prisma is used only inside a data-access lib: add a repository there (docs/conventions.md).';
 

@@ -4,14 +4,13 @@ import { runsService } from '@platform/contracts';
 import { startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import { openTracingDatabase, TracingProjectsRepository } from '@platform/tracing-data-access';
+import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository } from '@platform/tracing-data-access';
 import {
   AttachmentLinks,
   IngestRuns,
-  PrismaRunQueryRepository,
   RunAttachmentsRepository,
+  RunQueryRepository,
   RunsRepository,
-  prismaIngestSql,
 } from '@platform/tracing-runs';
 import { TRACING_OTHER_BODY_BYTES, createTracingApp } from './app';
 import type { TracingConfig } from './config';
@@ -62,7 +61,7 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       projects,
       ingest,
       runs,
-      queries: new PrismaRunQueryRepository(db.prisma),
+      queries: new RunQueryRepository(prismaIngestSql(db.prisma)),
       attachments: new RunAttachmentsRepository(ingestSql),
       links: new AttachmentLinks({ secret: config.INTERNAL_SECRET, ttlSeconds: config.ATTACHMENT_URL_TTL_SECONDS }),
       version: TRACING_VERSION,

@@ -1,7 +1,7 @@
 import type { RunsHandlers, StreamRunsRequest__Output } from '@platform/contracts';
 import { serverStream } from '@platform/grpc';
-import { TracingProjectsRepository, type PrismaClient } from '@platform/tracing-data-access';
-import { PrismaRunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
+import { prismaUnsortedSql, TracingProjectsRepository, type PrismaClient } from '@platform/tracing-data-access';
+import { RunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
 import { parseStreamRunsRequest } from './stream-runs.request';
 
 export interface RunsHandlersDeps {
@@ -13,7 +13,7 @@ export interface RunsHandlersDeps {
 /** `tracing.v1.Runs`: StreamRuns validates the request, then streams keyset pages with back-pressure. */
 export function runsHandlers(deps: RunsHandlersDeps): RunsHandlers {
   const stream: StreamRunsDeps = {
-    runs: new PrismaRunPageRepository(deps.prisma),
+    runs: new RunPageRepository(prismaUnsortedSql(deps.prisma)),
     projects: new TracingProjectsRepository(deps.prisma),
   };
   return {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
-import { openTracingDatabase, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
-import { AttachmentLinks, IngestRuns, PrismaRunQueryRepository, RunAttachmentsRepository, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
+import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
+import { AttachmentLinks, IngestRuns, RunAttachmentsRepository, RunQueryRepository, RunsRepository } from '@platform/tracing-runs';
 import { createTracingApp, type TracingBodyLimits } from '../app';
 
 export const TEST_SECRET = 'test-internal-secret-123';
@@ -23,7 +23,7 @@ export async function startTestTracingApp(
     projects,
     ingest: new IngestRuns(projects, runs),
     runs,
-    queries: new PrismaRunQueryRepository(db.prisma),
+    queries: new RunQueryRepository(sql),
     attachments: new RunAttachmentsRepository(sql),
     links: new AttachmentLinks({ secret: TEST_SECRET, ttlSeconds: 60 }),
     version: 'test',

@@ -6,3 +6,5 @@ export { openTracingDatabase, tracingMigrationsDir, type TracingDatabase } from 
 export * from './tracing-project';
 // Repositories: the only code that touches the tracing service's projects.
 export * from './tracing-projects.repository';
+// Raw SQL through the client, for the runs lib's SQL (ingestion, `POST /runs/query`, StreamRuns pages).
+export * from './raw-sql';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createScratchPostgresDatabase, openDatabase, type Database, type ScratchDatabase } from '@platform/prisma';
-import { openTracingDatabase, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
+import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository, type IngestSql, type TracingDatabase } from '@platform/tracing-data-access';
 import { batchFromJson } from './ingest/ingest-batch';
 import { traceOf } from './ingest/ingest-fixtures.testing';
-import { prismaIngestSql, type IngestSql } from './ingest/ingest-sql';
 import { IngestRuns } from './ingest/ingest-runs.usecase';
 import { RunsRepository } from './runs.repository';
 
