@@ -16,9 +16,6 @@ const prismaWiring = ['apps/export/src/export-components.ts', 'apps/tracing/src/
 // Repositories not yet moved into their data-access lib (issue 21, item 4): this list only shrinks.
 const prismaOutsideDataAccess = [
   'libs/agent-server/assistants/src/assistants.repository.ts',
-  'libs/agent-server/checkpointer/src/checkpoint-keys.query.ts',
-  'libs/agent-server/checkpointer/src/checkpoint-serde.ts',
-  'libs/agent-server/checkpointer/src/prisma-checkpoint.saver.ts',
   'libs/agent-server/store/src/prisma-store.ts',
   'libs/agent-server/threads/src/threads.repository.ts',
 ];
