@@ -16,18 +16,8 @@ const prismaWiring = ['apps/export/src/export-components.ts', 'apps/tracing/src/
 // Repositories not yet moved into their data-access lib (issue 21, item 4): this list only shrinks.
 const prismaOutsideDataAccess = [
   'libs/agent-server/assistants/src/assistants.repository.ts',
-  'libs/agent-server/checkpointer/src/checkpoint-keys.query.ts',
-  'libs/agent-server/checkpointer/src/checkpoint-serde.ts',
-  'libs/agent-server/checkpointer/src/prisma-checkpoint.saver.ts',
   'libs/agent-server/store/src/prisma-store.ts',
   'libs/agent-server/threads/src/threads.repository.ts',
-  'libs/control-plane/drivers/src/local/instance.store.ts',
-  'libs/control-plane/oauth/src/prisma-oauth.store.ts',
-  'libs/gateway/identity/src/prisma-identity.store.ts',
-  'libs/tracing/projects/src/prisma-tracing-project.store.ts',
-  'libs/tracing/runs/src/ingest/ingest-sql.ts',
-  'libs/tracing/runs/src/query/run-query.repository.ts',
-  'libs/tracing/runs/src/stream/run-page.repository.ts',
 ];
 const prismaMessage = 'Prisma is used only inside a data-access lib: add a repository there (docs/conventions.md).';
 

@@ -6,6 +6,8 @@ import { deploymentsService } from '@platform/contracts';
 import { Builder, uploadsPrefix } from '@platform/control-plane-builder';
 import {
   DeploymentsRepository,
+  InstancesRepository,
+  OAuthRepository,
   openControlPlaneDatabase,
   ReconcilerRepository,
   RevisionLogsRepository,
@@ -18,11 +20,10 @@ import {
   LocalDriver,
   PgliteDeploymentDatabases,
   PostgresDeploymentDatabases,
-  PrismaInstanceStore,
   type DeploymentDriver,
   type UpstreamListener,
 } from '@platform/control-plane-drivers';
-import { PrismaOAuthStore, integrationToken, type OAuthContext } from '@platform/control-plane-oauth';
+import { integrationToken, type OAuthContext } from '@platform/control-plane-oauth';
 import { Reconciler } from '@platform/control-plane-reconciler';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 import { startGrpcServer } from '@platform/grpc';
@@ -42,7 +43,7 @@ export function openDatabase(config: ControlPlaneConfig, logger?: Logger) {
   return openControlPlaneDatabase({ url: config.DATABASE_URL, dataDir: serviceDataDir(config.DATA_DIR, 'control-plane'), logger });
 }
 
-function createDriver(config: ControlPlaneConfig, logger: Logger, instances: PrismaInstanceStore, work: string, onUpstreamChange: UpstreamListener): DeploymentDriver {
+function createDriver(config: ControlPlaneConfig, logger: Logger, instances: InstancesRepository, work: string, onUpstreamChange: UpstreamListener): DeploymentDriver {
   if (config.DEPLOYMENT_DRIVER === 'kubernetes') {
     return new KubernetesDriver({
       kubeConfig: (k8s) => {
@@ -89,7 +90,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     const urls = { publicUrl, wildcardDomain: config.DEPLOYMENT_DOMAIN };
 
     const oauth: OAuthContext = {
-      store: new PrismaOAuthStore(db.prisma),
+      store: new OAuthRepository(db.prisma),
       box,
       publicUrl: publicUrl ?? `http://127.0.0.1:${config.PORT}`,
       frontendCallbackUrl: config.OAUTH_CALLBACK_PAGE_URL ?? (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/console/oauth/callback` : undefined),
@@ -97,7 +98,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     };
     // The driver reports restarts to the reconciler, which is made with the driver: bound once both exist.
     const upstreams: { listener?: (id: string, url: string) => Promise<void> } = {};
-    const driver = createDriver(config, logger, new PrismaInstanceStore(db.prisma), work, (id, url) => upstreams.listener?.(id, url) ?? Promise.resolve());
+    const driver = createDriver(config, logger, new InstancesRepository(db.prisma), work, (id, url) => upstreams.listener?.(id, url) ?? Promise.resolve());
     const revisionLogs = new RevisionLogsRepository(db.prisma);
     const holder = config.REPLICA_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const reconciler = new Reconciler({

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { serviceDataDir } from '@platform/config';
 import { deploymentsService, type DeploymentsClient } from '@platform/contracts';
-import { openGatewayDatabase } from '@platform/gateway-data-access';
-import { Authenticator, CachingIdentityStore, PrismaIdentityStore, bootstrapIdentity, listenForIdentityChanges, type BootstrapResult } from '@platform/gateway-identity';
+import { IdentityRepository, openGatewayDatabase } from '@platform/gateway-data-access';
+import { Authenticator, CachingIdentityStore, bootstrapIdentity, listenForIdentityChanges, type BootstrapResult } from '@platform/gateway-identity';
 import { cachedResolver } from '@platform/gateway-routing';
 import { callUnary, createClient } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
@@ -26,7 +26,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
     // Keys, workspaces and browser sessions are read from memory on each request; revocations and sign-outs reach
     // every replica through NOTIFY.
     const changes = await lifecycle.use('identity changes', listenForIdentityChanges(db.notifications), (feed) => feed.close());
-    const store = new CachingIdentityStore(new PrismaIdentityStore(db.prisma), changes, { ttlMs: config.IDENTITY_CACHE_TTL });
+    const store = new CachingIdentityStore(new IdentityRepository(db.prisma), changes, { ttlMs: config.IDENTITY_CACHE_TTL });
     const bootstrap = await bootstrapIdentity(store);
 
     const controlPlane: DeploymentsClient = await lifecycle.use(

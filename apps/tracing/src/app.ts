@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import type { TracingProjectStore } from '@platform/tracing-projects';
+import type { TracingProjectsRepository } from '@platform/tracing-data-access';
 import { ATTACHMENT_DOWNLOAD_PATH, type AttachmentLinks, type IngestRuns, type RunAttachmentsRepository, type RunQueryReader, type RunReader } from '@platform/tracing-runs';
 import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
 import { tracingOpenApi, tracingRoutes } from './http/tracing.api';
@@ -19,7 +19,7 @@ export interface TracingBodyLimits {
 export interface TracingDeps {
   logger: Logger;
   internalSecret: string;
-  projects: TracingProjectStore;
+  projects: TracingProjectsRepository;
   ingest: IngestRuns;
   runs: RunReader;
   /** Run queries (`POST /api/v1/runs/query` and the `/api/v2` reads). */

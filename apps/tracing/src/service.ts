@@ -4,15 +4,13 @@ import { runsService } from '@platform/contracts';
 import { startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import { openTracingDatabase } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository } from '@platform/tracing-data-access';
 import {
   AttachmentLinks,
   IngestRuns,
-  PrismaRunQueryRepository,
   RunAttachmentsRepository,
+  RunQueryRepository,
   RunsRepository,
-  prismaIngestSql,
 } from '@platform/tracing-runs';
 import { TRACING_OTHER_BODY_BYTES, createTracingApp } from './app';
 import type { TracingConfig } from './config';
@@ -35,7 +33,7 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     await db.prepare({ migrate: config.MIGRATE_ON_START });
 
-    const projects = new PrismaTracingProjectStore(db.prisma);
+    const projects = new TracingProjectsRepository(db.prisma);
     // On Postgres, ingestion's set-based statements go through a pg pool of their own: with their large JSON
     // parameters (~100 KB and up), a Prisma raw query costs ~2 ms more CPU than the same query on pg (measured),
     // which was a third of ingestion's CPU. On PGlite they share Prisma's connection.
@@ -63,7 +61,7 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       projects,
       ingest,
       runs,
-      queries: new PrismaRunQueryRepository(db.prisma),
+      queries: new RunQueryRepository(prismaIngestSql(db.prisma)),
       attachments: new RunAttachmentsRepository(ingestSql),
       links: new AttachmentLinks({ secret: config.INTERNAL_SECRET, ttlSeconds: config.ATTACHMENT_URL_TTL_SECONDS }),
       version: TRACING_VERSION,

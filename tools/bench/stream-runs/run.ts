@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { StreamRunsRequest } from '@platform/contracts';
 import { createScratchPostgresDatabase } from '@platform/prisma';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { PrismaRunPageRepository, selectedRunFields, streamRunBatches, type RunStreamQuery } from '@platform/tracing-runs';
+import { openTracingDatabase, prismaUnsortedSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
+import { RunPageRepository, selectedRunFields, streamRunBatches, type RunStreamQuery } from '@platform/tracing-runs';
 import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.testing';
 import { intOption } from '../options';
 import { measure, type StreamJob, type StreamResult } from './stream-client';
@@ -80,7 +79,7 @@ async function main(): Promise<void> {
       batch_size: batchSize,
     };
     const query: RunStreamQuery = { tenantId, sessionId, startUs: T0_US, endUs: T0_US + DAY_US, fields: [], batchSize };
-    const deps = { runs: new PrismaRunPageRepository(db.prisma), projects: new PrismaTracingProjectStore(db.prisma) };
+    const deps = { runs: new RunPageRepository(prismaUnsortedSql(db.prisma)), projects: new TracingProjectsRepository(db.prisma) };
 
     console.log(`StreamRuns: ${runs.toLocaleString('en-US')} runs, batch_size ${batchSize}, gRPC on ${address}, client in a child process`);
     await client.read({ address, request }); // warm-up: JIT, page cache

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
-import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
-import { Authenticator, PrismaIdentityStore, bootstrapIdentity, displayPrefix, generateApiKey, hashApiKey, type BootstrapResult } from '@platform/gateway-identity';
+import { IdentityRepository, openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
+import { Authenticator, bootstrapIdentity, displayPrefix, generateApiKey, hashApiKey, type BootstrapResult } from '@platform/gateway-identity';
 import { createHttpApp } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
 import { mountRoutes } from '@platform/openapi';
@@ -11,7 +11,7 @@ import { adminRoutes } from './admin.routes';
 // The admin API over HTTP against the real identity store on in-memory PGlite.
 describe('POST /api/v1/api-keys', () => {
   let db: GatewayDatabase;
-  let store: PrismaIdentityStore;
+  let store: IdentityRepository;
   let boot: BootstrapResult;
   let app: Express;
   const ws: Record<'A' | 'B' | 'C', string> = { A: '', B: '', C: '' };
@@ -27,7 +27,7 @@ describe('POST /api/v1/api-keys', () => {
   beforeAll(async () => {
     db = await openGatewayDatabase({ dataDir: 'memory://' });
     await db.migrate();
-    store = new PrismaIdentityStore(db.prisma);
+    store = new IdentityRepository(db.prisma);
     boot = (await bootstrapIdentity(store)) as BootstrapResult;
     ws.A = boot.workspace.id;
     ws.B = (await store.createWorkspace(boot.organization.id, 'team-b')).id;

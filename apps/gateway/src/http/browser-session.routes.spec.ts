@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
-import { Authenticator, PrismaIdentityStore, bootstrapIdentity, createApiKey, createWorkspace, revokeApiKey, type BootstrapResult } from '@platform/gateway-identity';
+import { IdentityRepository, openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
+import { Authenticator, bootstrapIdentity, createApiKey, createWorkspace, revokeApiKey, type BootstrapResult } from '@platform/gateway-identity';
 import { cachedResolver } from '@platform/gateway-routing';
 import { silentLogger } from '@platform/logging';
 import { createGatewayApp } from '../app';
@@ -25,7 +25,7 @@ const cookieValue = (setCookie: string[], name: string) => setCookie.find((c) =>
 
 describe('browser sessions (in-memory PGlite, the gateway app)', () => {
   let db: GatewayDatabase;
-  let store: PrismaIdentityStore;
+  let store: IdentityRepository;
   let boot: BootstrapResult;
   let authenticator: Authenticator;
   let app: http.RequestListener;
@@ -34,7 +34,7 @@ describe('browser sessions (in-memory PGlite, the gateway app)', () => {
   beforeAll(async () => {
     db = await openGatewayDatabase({ dataDir: 'memory://' });
     await db.migrate();
-    store = new PrismaIdentityStore(db.prisma);
+    store = new IdentityRepository(db.prisma);
     boot = (await bootstrapIdentity(store)) as BootstrapResult;
     authenticator = new Authenticator(store);
     await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));

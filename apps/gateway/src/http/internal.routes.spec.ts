@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
-import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
-import { Authenticator, PrismaIdentityStore, bootstrapIdentity, type BootstrapResult } from '@platform/gateway-identity';
+import { IdentityRepository, openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
+import { Authenticator, bootstrapIdentity, type BootstrapResult } from '@platform/gateway-identity';
 import { bodyLimits, errorHandler } from '@platform/http-server';
 import { GATEWAY_BODY_LIMITS } from '../app';
 import { signIdentity } from '@platform/identity';
@@ -13,14 +13,14 @@ const SECRET = 'internal-routes-secret-0123456789';
 
 describe('internal service keys (in-memory PGlite)', () => {
   let db: GatewayDatabase;
-  let store: PrismaIdentityStore;
+  let store: IdentityRepository;
   let boot: BootstrapResult;
   let app: express.Express;
 
   beforeAll(async () => {
     db = await openGatewayDatabase({ dataDir: 'memory://' });
     await db.migrate();
-    store = new PrismaIdentityStore(db.prisma);
+    store = new IdentityRepository(db.prisma);
     boot = (await bootstrapIdentity(store)) as BootstrapResult;
     app = express();
     app.use((req, res, next) => {

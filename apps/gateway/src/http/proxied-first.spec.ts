@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { NotFoundError } from '@platform/errors';
-import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
-import { Authenticator, PrismaIdentityStore, bootstrapIdentity, type BootstrapResult } from '@platform/gateway-identity';
+import { IdentityRepository, openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
+import { Authenticator, bootstrapIdentity, type BootstrapResult } from '@platform/gateway-identity';
 import { cachedResolver } from '@platform/gateway-routing';
 import { createMetrics } from '@platform/http-server';
 import { createLogger } from '@platform/logging';
@@ -40,7 +40,7 @@ describe('proxied routes before express (in-memory PGlite, the gateway app)', ()
   beforeAll(async () => {
     db = await openGatewayDatabase({ dataDir: 'memory://' });
     await db.migrate();
-    const store = new PrismaIdentityStore(db.prisma);
+    const store = new IdentityRepository(db.prisma);
     boot = (await bootstrapIdentity(store)) as BootstrapResult;
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;

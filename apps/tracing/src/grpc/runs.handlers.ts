@@ -1,8 +1,7 @@
 import type { RunsHandlers, StreamRunsRequest__Output } from '@platform/contracts';
 import { serverStream } from '@platform/grpc';
-import type { PrismaClient } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { PrismaRunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
+import { prismaUnsortedSql, TracingProjectsRepository, type PrismaClient } from '@platform/tracing-data-access';
+import { RunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
 import { parseStreamRunsRequest } from './stream-runs.request';
 
 export interface RunsHandlersDeps {
@@ -14,8 +13,8 @@ export interface RunsHandlersDeps {
 /** `tracing.v1.Runs`: StreamRuns validates the request, then streams keyset pages with back-pressure. */
 export function runsHandlers(deps: RunsHandlersDeps): RunsHandlers {
   const stream: StreamRunsDeps = {
-    runs: new PrismaRunPageRepository(deps.prisma),
-    projects: new PrismaTracingProjectStore(deps.prisma),
+    runs: new RunPageRepository(prismaUnsortedSql(deps.prisma)),
+    projects: new TracingProjectsRepository(deps.prisma),
   };
   return {
     StreamRuns: serverStream((request: StreamRunsRequest__Output, ctx) => {

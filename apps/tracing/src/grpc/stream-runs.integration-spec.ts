@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { RunCursor__Output, RunsClient, StreamRunsRequest } from '@platform/contracts';
 import { readStream } from '@platform/grpc';
 import { createTestDatabase, describeWithService, type TestDatabase } from '@platform/testing';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { openTracingDatabase, prismaUnsortedSql, type TracingDatabase } from '@platform/tracing-data-access';
 import { compileFilter } from '@platform/tracing-filter';
-import { PrismaRunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
+import { RunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
 import { compareCursors, DAY_US, insertRuns, insertProject, startRunsServer, T0_US } from './stream-runs.testing';
 
 const TOTAL = 100_000;
@@ -83,7 +83,7 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
     ['a filter', chainFilter, 'messages'],
     ['a filter, as NDJSON', chainFilter, 'ndjson'],
   ] as const)('walks an index range on (tenant_id, session_id, start_time, id) from the cursor, with %s', async (_, filter, encoding) => {
-    const plan = await new PrismaRunPageRepository(db.prisma).explain({
+    const plan = await new RunPageRepository(prismaUnsortedSql(db.prisma)).explain({
       tenantId,
       sessionId,
       startUs: T0_US,

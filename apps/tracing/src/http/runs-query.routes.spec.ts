@@ -6,8 +6,8 @@ import { createHttpApp, startHttpServer, type RunningHttpServer } from '@platfor
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { mountRoutes } from '@platform/openapi';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { AttachmentLinks, PrismaRunQueryRepository, RunAttachmentsRepository, prismaIngestSql } from '@platform/tracing-runs';
+import { openTracingDatabase, prismaIngestSql, type TracingDatabase } from '@platform/tracing-data-access';
+import { AttachmentLinks, RunAttachmentsRepository, RunQueryRepository } from '@platform/tracing-runs';
 import { runsQueryRoutes } from './runs-query.routes';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
@@ -67,7 +67,7 @@ describe('runs query routes', () => {
       identity: { secret },
       routes: (a) => {
         const attachments = { attachments: new RunAttachmentsRepository(prismaIngestSql(db.prisma)), links: new AttachmentLinks({ secret, ttlSeconds: 60 }) };
-        mountRoutes(a, runsQueryRoutes(new PrismaRunQueryRepository(db.prisma), attachments));
+        mountRoutes(a, runsQueryRoutes(new RunQueryRepository(prismaIngestSql(db.prisma)), attachments));
       },
     }).app;
     app = asGateway(inner);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tenantOf } from '@platform/http-server';
 import { route, type DeclaredRoute } from '@platform/openapi';
+import type { TracingProjectsRepository } from '@platform/tracing-data-access';
 import {
   createProject,
   deleteProject,
@@ -8,7 +9,6 @@ import {
   listProjects,
   tracingProjectJson,
   updateProject,
-  type TracingProjectStore,
 } from '@platform/tracing-projects';
 import { runTime } from '@platform/tracing-runs';
 import { accepted, projectResponse } from './responses.schema';
@@ -47,7 +47,7 @@ const project = { 200: { description: 'The project', schema: projectResponse } }
 const noProject = { 404: { description: 'No such project' } };
 
 /** Tracing projects, as the `langsmith` SDK calls them (`/sessions`). */
-export function sessionsRoutes(store: TracingProjectStore): DeclaredRoute[] {
+export function sessionsRoutes(store: TracingProjectsRepository): DeclaredRoute[] {
   return [
     route(
       {

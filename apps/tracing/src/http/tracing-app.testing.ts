@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { AttachmentLinks, IngestRuns, PrismaRunQueryRepository, RunAttachmentsRepository, RunsRepository, prismaIngestSql } from '@platform/tracing-runs';
+import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
+import { AttachmentLinks, IngestRuns, RunAttachmentsRepository, RunQueryRepository, RunsRepository } from '@platform/tracing-runs';
 import { createTracingApp, type TracingBodyLimits } from '../app';
 
 export const TEST_SECRET = 'test-internal-secret-123';
@@ -15,7 +14,7 @@ export async function startTestTracingApp(
 ): Promise<{ app: Express; db: TracingDatabase }> {
   const db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
-  const projects = new PrismaTracingProjectStore(db.prisma);
+  const projects = new TracingProjectsRepository(db.prisma);
   const sql = prismaIngestSql(db.prisma);
   const runs = new RunsRepository(sql);
   const app = createTracingApp({
@@ -24,7 +23,7 @@ export async function startTestTracingApp(
     projects,
     ingest: new IngestRuns(projects, runs),
     runs,
-    queries: new PrismaRunQueryRepository(db.prisma),
+    queries: new RunQueryRepository(sql),
     attachments: new RunAttachmentsRepository(sql),
     links: new AttachmentLinks({ secret: TEST_SECRET, ttlSeconds: 60 }),
     version: 'test',

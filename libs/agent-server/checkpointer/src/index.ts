@@ -1,2 +1,3 @@
-export { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
+// The saver on the database lives with the client in the data-access lib; this lib adds the per-run delegate.
+export { PrismaCheckpointSaver } from '@platform/agent-server-data-access';
 export { DelegatingCheckpointSaver } from './delegating-checkpoint.saver';

@@ -5,3 +5,6 @@ export { openAgentServerDatabase, agentServerMigrationsDir, type AgentServerData
 // Repositories.
 export * from './checkpoints.repository';
 export * from './dev-tables.repository';
+// LangGraph's checkpoint saver on the checkpoint tables (passes the official conformance suite: see
+// libs/agent-server/checkpointer/conformance).
+export { PrismaCheckpointSaver } from './checkpoints/prisma-checkpoint.saver';

@@ -7,7 +7,12 @@ export { DatabaseLease, LeaseLostError } from './database-lease';
 export * from './deployment';
 export * from './revision';
 export * from './revision-log';
-// Repositories: the only code that touches the control plane's deployments, revisions and their logs.
+export * from './oauth';
+export * from './instance';
+// Repositories: the only code that touches the control plane's deployments, revisions and their logs, OAuth
+// providers, flows and tokens, and the local driver's instances.
 export * from './deployments.repository';
 export * from './revision-logs.repository';
 export * from './reconciler.repository';
+export * from './oauth.repository';
+export * from './instances.repository';

@@ -1,6 +1,5 @@
 export * from './driver';
 export * from './local/local-driver';
-export * from './local/instance.store';
 export { probeOk } from './local/health';
 export { isAlive, isOurInstance } from './local/process-tools';
 export * from './databases/deployment-databases';

@@ -1,6 +1,4 @@
 export * from './oauth.types';
-export * from './oauth.store';
-export * from './prisma-oauth.store';
 export * from './oauth-context';
 export * from './create-provider.usecase';
 export * from './get-provider.usecase';

@@ -1,8 +1,8 @@
 import type { SecretBox } from '@platform/control-plane-secrets';
-import type { OAuthStore } from './oauth.store';
+import type { OAuthRepository } from '@platform/control-plane-data-access';
 
 export interface OAuthContext {
-  store: OAuthStore;
+  store: OAuthRepository;
   box: SecretBox;
   /** Public base URL of the platform (the gateway); the callback is `{publicUrl}/v2/auth/callback/{provider_id}`. */
   publicUrl: string;

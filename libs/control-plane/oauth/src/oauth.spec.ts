@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
+import { OAuthRepository, openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
 import { startFakeOAuthProvider, type FakeOAuthProvider } from '@platform/control-plane-testing';
@@ -8,7 +8,6 @@ import { authenticate } from './authenticate.usecase';
 import { callbackResponse, handleCallback } from './callback.usecase';
 import type { OAuthContext } from './oauth-context';
 import { providerJson } from './oauth.types';
-import { PrismaOAuthStore } from './prisma-oauth.store';
 import { createProvider } from './create-provider.usecase';
 import { deleteProvider } from './delete-provider.usecase';
 import { getProvider } from './get-provider.usecase';
@@ -41,7 +40,7 @@ describe('OAuth (in-memory PGlite, fake provider on loopback)', () => {
     await db.migrate();
     provider = await startFakeOAuthProvider({ clientId: 'client-1', clientSecret: 'secret-1', expiresIn: 3600 });
     ctx = {
-      store: new PrismaOAuthStore(db.prisma),
+      store: new OAuthRepository(db.prisma),
       box: new SecretBox(encryptionKey('oauth-spec-encryption-key')),
       publicUrl: 'https://platform.example.com/',
       flowTtlMs: 600_000,

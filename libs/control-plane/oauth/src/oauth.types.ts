@@ -1,55 +1,7 @@
-export interface OAuthProvider {
-  id: string;
-  tenantId: string;
-  providerId: string;
-  name: string;
-  clientId: string;
-  /** Sealed; never leaves the control plane. */
-  clientSecret: string | null;
-  authUrl: string;
-  tokenUrl: string;
-  usesPkce: boolean;
-  codeChallengeMethod: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { OAuthProvider } from '@platform/control-plane-data-access';
 
-export type FlowStatus = 'pending' | 'exchanging' | 'completed' | 'failed';
-
-export interface OAuthFlow {
-  id: string;
-  tenantId: string;
-  providerId: string;
-  userId: string;
-  scopes: string[];
-  stateHash: string;
-  codeVerifier: string | null;
-  redirectUri: string;
-  status: FlowStatus;
-  error: string | null;
-  errorDescription: string | null;
-  tokenId: string | null;
-  expiresAt: Date;
-  createdAt: Date;
-  completedAt: Date | null;
-}
-
-export interface OAuthToken {
-  id: string;
-  tenantId: string;
-  providerId: string;
-  userId: string;
-  scopes: string[];
-  /** Sealed. */
-  accessToken: string;
-  refreshToken: string | null;
-  tokenType: string | null;
-  expiresAt: Date | null;
-  createdAt: Date;
-}
-
-export type NewProvider = Omit<OAuthProvider, 'id' | 'createdAt' | 'updatedAt'>;
-export type ProviderChanges = Partial<Omit<NewProvider, 'tenantId' | 'providerId'>>;
+// The records live with their repository in the data-access lib.
+export type { FlowStatus, NewProvider, OAuthFlow, OAuthProvider, OAuthToken, ProviderChanges } from '@platform/control-plane-data-access';
 
 /** The JSON shape of a provider; the client secret is never returned. */
 export function providerJson(p: OAuthProvider) {

@@ -1,25 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { BrowserSession, NewBrowserSession } from '@platform/gateway-data-access';
 
-/** A browser session as the gateway's domain sees it (the token itself is never stored). */
-export interface BrowserSession {
-  id: string;
-  apiKeyId: string;
-  /** sha256 of the API key the session was made with: the session lives only while that key does. */
-  keyHash: string;
-  /** The workspace picked in the browser; null until one is picked. */
-  workspaceId: string | null;
-  createdAt: Date;
-  expiresAt: Date;
-  revokedAt: Date | null;
-}
-
-export interface NewBrowserSession {
-  tokenHash: string;
-  apiKeyId: string;
-  keyHash: string;
-  workspaceId: string | null;
-  expiresAt: Date;
-}
+export type { BrowserSession, NewBrowserSession } from '@platform/gateway-data-access';
 
 /** Persistence of browser sessions (part of the identity store). */
 export interface BrowserSessionStore {

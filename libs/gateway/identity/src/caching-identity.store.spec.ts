@@ -1,5 +1,5 @@
 import { AuthenticationError } from '@platform/errors';
-import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
+import { IdentityRepository, openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
 import { createApiKey } from './create-api-key.usecase';
 import { Authenticator } from './authenticate.usecase';
 import { bootstrapIdentity, type BootstrapResult } from './bootstrap.usecase';
@@ -7,10 +7,9 @@ import { signIn } from './sign-in.usecase';
 import { signOut } from './sign-out.usecase';
 import { CachingIdentityStore } from './caching-identity.store';
 import { listenForIdentityChanges, type IdentityChangeFeed } from './identity-changes';
-import { PrismaIdentityStore } from './prisma-identity.store';
 
 /** The real store, counting the lookups that reach the database. */
-class CountingStore extends PrismaIdentityStore {
+class CountingStore extends IdentityRepository {
   keyLookups = 0;
   workspaceLookups = 0;
   sessionLookups = 0;
@@ -49,7 +48,7 @@ describe('CachingIdentityStore', () => {
   beforeAll(async () => {
     db = await openGatewayDatabase({ dataDir: 'memory://' });
     await db.migrate();
-    boot = (await bootstrapIdentity(new PrismaIdentityStore(db.prisma)))!;
+    boot = (await bootstrapIdentity(new IdentityRepository(db.prisma)))!;
   }, 60_000);
   afterAll(async () => {
     await Promise.all(feeds.map((feed) => feed.close()));

@@ -1,18 +1,10 @@
-/**
- * What makes cached identity stale: a key revoked (rotation revokes the old key), an organization's set of
- * workspaces grown, a browser session signed out or moved to another workspace. The store announces each one in
- * the transaction that makes it (Postgres `NOTIFY`), so every gateway replica hears it once it is committed.
- */
-export type IdentityChange =
-  | { kind: 'api-key'; id: string }
-  | { kind: 'workspaces'; organizationId: string }
-  | { kind: 'session'; id: string };
+import { type IdentityChange, IDENTITY_CHANGES_CHANNEL } from '@platform/gateway-data-access';
+
+// What makes cached identity stale, and the channel the repository announces it on (with the repository).
+export { type IdentityChange, IDENTITY_CHANGES_CHANNEL } from '@platform/gateway-data-access';
 
 /** `reset`: changes may have been missed (the feed was cut); everything cached must go. */
 export type IdentityChangeListener = (change: IdentityChange | 'reset') => void;
-
-/** Postgres `NOTIFY` channel of identity changes. */
-export const IDENTITY_CHANGES_CHANNEL = 'gateway_identity_changes';
 
 /** The changes other replicas make. */
 export interface IdentityChangeFeed {

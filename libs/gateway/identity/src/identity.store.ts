@@ -1,44 +1,13 @@
+import type { ApiKeyRecord, NewApiKey, Organization, Workspace } from '@platform/gateway-data-access';
 import type { BrowserSessionStore } from './browser-session';
 
-/** Organization, workspace and API key as the gateway's domain sees them. */
-export interface Organization {
-  id: string;
-  name: string;
-  createdAt: Date;
-}
+// The records live with their repository in the data-access lib; the domain names them from here.
+export type { ApiKeyRecord, ApiKeyRole, NewApiKey, Organization, Workspace } from '@platform/gateway-data-access';
 
-export interface Workspace {
-  id: string;
-  organizationId: string;
-  name: string;
-  createdAt: Date;
-}
-
-export type ApiKeyRole = 'admin' | 'member';
-
-export interface ApiKeyRecord {
-  id: string;
-  organizationId: string;
-  /** The one workspace the key may use; `null` for a key valid in every workspace of its organization. */
-  workspaceId: string | null;
-  keyPrefix: string;
-  description: string;
-  role: ApiKeyRole;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-export interface NewApiKey {
-  organizationId: string;
-  workspaceId: string | null;
-  keyHash: string;
-  keyPrefix: string;
-  description: string;
-  role: ApiKeyRole;
-}
-
-/** Persistence the identity use cases need; the Prisma repository implements it. */
+/**
+ * Persistence the identity use cases need: `IdentityRepository` of `@platform/gateway-data-access` on the database,
+ * `CachingIdentityStore` in front of it.
+ */
 export interface IdentityStore extends BrowserSessionStore {
   countOrganizations(): Promise<number>;
   /**

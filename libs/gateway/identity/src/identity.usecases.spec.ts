@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AuthenticationError, InputError, NotAllowedError, NotFoundError } from '@platform/errors';
-import { openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
+import { IdentityRepository, openGatewayDatabase, type GatewayDatabase } from '@platform/gateway-data-access';
 import { createApiKey } from './create-api-key.usecase';
 import { createWorkspace } from './create-workspace.usecase';
 import { listApiKeys } from './list-api-keys.usecase';
@@ -9,19 +9,18 @@ import { revokeApiKey } from './revoke-api-key.usecase';
 import { generateApiKey } from './api-key';
 import { Authenticator } from './authenticate.usecase';
 import { bootstrapIdentity, type BootstrapResult } from './bootstrap.usecase';
-import { PrismaIdentityStore } from './prisma-identity.store';
 
 // The use cases against the real store on an in-memory PGlite database (the same schema and migrations as Postgres).
 describe('gateway identity', () => {
   let db: GatewayDatabase;
-  let store: PrismaIdentityStore;
+  let store: IdentityRepository;
   let auth: Authenticator;
   let boot: BootstrapResult;
 
   beforeAll(async () => {
     db = await openGatewayDatabase({ dataDir: 'memory://' });
     await db.migrate();
-    store = new PrismaIdentityStore(db.prisma);
+    store = new IdentityRepository(db.prisma);
     auth = new Authenticator(store);
     boot = (await bootstrapIdentity(store))!;
   }, 60_000);

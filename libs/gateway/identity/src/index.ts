@@ -7,7 +7,6 @@ export * from './create-workspace.usecase';
 export * from './create-api-key.usecase';
 export * from './list-api-keys.usecase';
 export * from './revoke-api-key.usecase';
-export * from './prisma-identity.store';
 export * from './mint-service-key.usecase';
 export * from './revoke-service-key.usecase';
 export type { ServiceKeyOwner } from './service-keys.deps';

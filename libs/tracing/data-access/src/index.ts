@@ -2,3 +2,9 @@
 // `prisma-generate` target from prisma/tracing/schema.prisma.
 export * from './generated/prisma/client';
 export { openTracingDatabase, tracingMigrationsDir, type TracingDatabase } from './tracing-database';
+// The records the repositories return.
+export * from './tracing-project';
+// Repositories: the only code that touches the tracing service's projects.
+export * from './tracing-projects.repository';
+// Raw SQL through the client, for the runs lib's SQL (ingestion, `POST /runs/query`, StreamRuns pages).
+export * from './raw-sql';

@@ -5,4 +5,3 @@ export * from './get-project.usecase';
 export * from './update-project.usecase';
 export * from './delete-project.usecase';
 export { projectIdFromPath } from './projects.deps';
-export * from './prisma-tracing-project.store';

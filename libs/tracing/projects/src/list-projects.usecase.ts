@@ -1,5 +1,5 @@
-import type { ProjectQuery, TracingProject, TracingProjectStore } from './tracing-project';
+import type { ProjectQuery, TracingProject, TracingProjectsRepository } from '@platform/tracing-data-access';
 
-export function listProjects(store: TracingProjectStore, query: ProjectQuery): Promise<TracingProject[]> {
+export function listProjects(store: TracingProjectsRepository, query: ProjectQuery): Promise<TracingProject[]> {
   return store.list(query);
 }

@@ -1,56 +1,7 @@
-/** A tracing project ("session" on the LangSmith wire): the container runs are logged into. */
-export interface TracingProject {
-  id: string;
-  tenantId: string;
-  name: string;
-  description: string | null;
-  extra: Record<string, unknown> | null;
-  startTime: Date;
-  endTime: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { TracingProject } from '@platform/tracing-data-access';
 
-export interface NewTracingProject {
-  tenantId: string;
-  name: string;
-  description?: string | null;
-  extra?: Record<string, unknown> | null;
-}
-
-/** Changes to a project; an absent field is left as it is. */
-export interface TracingProjectChanges {
-  name?: string;
-  description?: string;
-  extra?: Record<string, unknown>;
-  endTime?: Date;
-}
-
-export interface ProjectQuery {
-  tenantId: string;
-  name?: string;
-  nameContains?: string;
-  ids?: string[];
-  limit: number;
-  offset: number;
-}
-
-/** Persistence of tracing projects; the Prisma repository implements it. */
-export interface TracingProjectStore {
-  create(project: NewTracingProject): Promise<TracingProject>;
-  /** Creates the project, or updates the description and extra given of the one with its name. */
-  upsert(project: NewTracingProject): Promise<TracingProject>;
-  find(tenantId: string, id: string): Promise<TracingProject | null>;
-  list(query: ProjectQuery): Promise<TracingProject[]>;
-  /** Null when the project does not exist in the workspace. */
-  update(tenantId: string, id: string, changes: TracingProjectChanges): Promise<TracingProject | null>;
-  /** Deletes a project with its runs and their feedback; false when it does not exist in the workspace. */
-  delete(tenantId: string, id: string): Promise<boolean>;
-  /** Ids of the projects with these names, creating the missing ones (safe against concurrent creators). */
-  ensureNamed(tenantId: string, names: string[]): Promise<Map<string, string>>;
-  /** Those of `ids` that are projects of the workspace. */
-  existingIds(tenantId: string, ids: string[]): Promise<Set<string>>;
-}
+// The records live with their repository in the data-access lib.
+export type { NewTracingProject, ProjectQuery, TracingProject, TracingProjectChanges } from '@platform/tracing-data-access';
 
 /** The JSON shape of a tracing project (`TracerSession` in the LangSmith API). */
 export function tracingProjectJson(p: TracingProject) {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createScratchPostgresDatabase, openDatabase, type Database, type ScratchDatabase } from '@platform/prisma';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
+import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository, type IngestSql, type TracingDatabase } from '@platform/tracing-data-access';
 import { batchFromJson } from './ingest/ingest-batch';
 import { traceOf } from './ingest/ingest-fixtures.testing';
-import { prismaIngestSql, type IngestSql } from './ingest/ingest-sql';
 import { IngestRuns } from './ingest/ingest-runs.usecase';
 import { RunsRepository } from './runs.repository';
 
@@ -45,7 +43,7 @@ describe('ingestion under concurrency (Postgres when DATABASE_URL is set)', () =
   it('keeps every trace rolled up right when its creates and updates race in parallel batches', async () => {
     const tenant = randomUUID();
     const repository = new RunsRepository(sql, { maxRunsPerTransaction: 7 });
-    const ingest = new IngestRuns(new PrismaTracingProjectStore(db.prisma), repository, { maxConcurrentWrites: 8 });
+    const ingest = new IngestRuns(new TracingProjectsRepository(db.prisma), repository, { maxConcurrentWrites: 8 });
     const traces = Array.from({ length: 40 }, () =>
       traceOf(['root', null], ['chain', 'root'], ['llm1', 'chain'], ['llm2', 'chain'], ['llm3', 'root']),
     );
@@ -86,7 +84,7 @@ describe('ingestion under concurrency (Postgres when DATABASE_URL is set)', () =
   it('aggregates feedback that races with the creates of its runs', async () => {
     const tenant = randomUUID();
     const repository = new RunsRepository(sql);
-    const ingest = new IngestRuns(new PrismaTracingProjectStore(db.prisma), repository, { maxConcurrentWrites: 8 });
+    const ingest = new IngestRuns(new TracingProjectsRepository(db.prisma), repository, { maxConcurrentWrites: 8 });
     const roots = Array.from({ length: 30 }, () => traceOf(['root', null]).runs.get('root')!);
     const feedback = (run: (typeof roots)[number], score: number) => ({
       id: randomUUID(),
@@ -112,7 +110,7 @@ describe('ingestion under concurrency (Postgres when DATABASE_URL is set)', () =
 
   it('creates one project when many batches name it at once', async () => {
     const tenant = randomUUID();
-    const store = new PrismaTracingProjectStore(db.prisma);
+    const store = new TracingProjectsRepository(db.prisma);
     const ids = await Promise.all(Array.from({ length: 12 }, () => store.ensureNamed(tenant, ['together', `alone-${randomUUID()}`])));
     expect(new Set(ids.map((m) => m.get('together'))).size).toBe(1);
     expect(await db.prisma.tracingSession.count({ where: { tenantId: tenant } })).toBe(13);

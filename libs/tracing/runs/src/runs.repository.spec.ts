@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@platform/errors';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
+import { openTracingDatabase, prismaIngestSql, type TracingDatabase } from '@platform/tracing-data-access';
 import { batchFromJson, updateFromJson, type IngestBatch } from './ingest/ingest-batch';
 import { TestProjects, segment, traceOf } from './ingest/ingest-fixtures.testing';
-import { prismaIngestSql } from './ingest/ingest-sql';
 import { IngestRuns } from './ingest/ingest-runs.usecase';
 import { RunsRepository } from './runs.repository';
 

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
+import { InstancesRepository, openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { PgliteDeploymentDatabases, PostgresDeploymentDatabases, databaseEnv, type DatabaseLocation, type DeploymentDatabases } from '../databases/deployment-databases';
 import { DeployError, type DeploySpec } from '../driver';
 import { LocalDriver } from './local-driver';
-import { PrismaInstanceStore } from './instance.store';
 import { isAlive } from './process-tools';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
@@ -49,7 +48,7 @@ describe('LocalDriver (real Agent Server processes)', () => {
       cwd: ROOT,
       host: '127.0.0.1',
       logDir: path.join(work, 'logs'),
-      instances: new PrismaInstanceStore(db.prisma),
+      instances: new InstancesRepository(db.prisma),
       logger: silentLogger,
       onUpstreamChange: async (_id, url) => {
         upstreamChanges.push(url);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Logger } from '@platform/logging';
 import { DeployError, type DeploySpec, type DeploymentDriver, type UpstreamListener } from '../driver';
 import { probeOk, waitHealthy } from './health';
-import type { InstanceStore } from './instance.store';
+import type { InstancesRepository } from '@platform/control-plane-data-access';
 import { freePort } from '@platform/http-server';
 import { isAlive, isOurInstance, logTail, portIsFree, stopProcessGroup } from './process-tools';
 
@@ -17,7 +17,7 @@ export interface LocalDriverOptions {
   /** Interface the instances listen on. */
   host: string;
   logDir: string;
-  instances: InstanceStore;
+  instances: InstancesRepository;
   logger: Logger;
   onUpstreamChange: UpstreamListener;
   /** How long a new instance has to answer `/ok`. */

@@ -1,4 +1,4 @@
-import type { SqlQuery } from '../ingest/ingest-sql';
+import type { SqlQuery } from '@platform/tracing-data-access';
 import type { RunAttachment, StoredAttachmentInfo } from './run-attachment';
 import { LIST_ATTACHMENTS_SQL, READ_ATTACHMENT_SQL, UPSERT_ATTACHMENT_SQL } from './run-attachments.sql';
 

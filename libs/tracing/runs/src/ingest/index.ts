@@ -9,5 +9,4 @@ export type { RunOperation, RunFields, Placement } from './run-operation';
 export type { FeedbackRecord } from './feedback';
 export type { SessionLookup } from './plan-writes';
 export { runTime, runPayloadSchema, feedbackPayloadSchema, RUN_TYPES, TRACE_TIERS } from './run-payload.schema';
-export * from './ingest-sql';
 export { zstdRawFrame } from './zstd-raw-frame';

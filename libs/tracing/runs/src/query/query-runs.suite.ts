@@ -1,8 +1,8 @@
 import { FilterSyntaxError } from '@platform/tracing-filter';
-import type { TracingDatabase } from '@platform/tracing-data-access';
+import { prismaIngestSql, type TracingDatabase } from '@platform/tracing-data-access';
 import { queryRuns } from './query-runs.usecase';
 import { runQueryRequestSchema, toRunQuery } from './run-query-request.schema';
-import { PrismaRunQueryRepository } from './run-query.repository';
+import { RunQueryRepository } from './run-query.repository';
 import { insertFeedback, insertRuns, uuidOf } from './run-query.testing';
 
 const T = uuidOf(1, '11111111');
@@ -23,7 +23,7 @@ export function describeQueryRuns(name: string, open: () => Promise<{ db: Tracin
   describe(name, () => {
     let db: TracingDatabase;
     let drop: () => Promise<void>;
-    let repository: PrismaRunQueryRepository;
+    let repository: RunQueryRepository;
 
     beforeAll(async () => {
       ({ db, drop } = await open());
@@ -47,7 +47,7 @@ export function describeQueryRuns(name: string, open: () => Promise<{ db: Tracin
         exec,
         Array.from({ length: 25 }, (_, i) => ({ tenantId: T, id: uuidOf(100 + ((i * 7) % 25)), sessionId: S3, startTime: at(30 + (i % 5)) })),
       );
-      repository = new PrismaRunQueryRepository(db.prisma);
+      repository = new RunQueryRepository(prismaIngestSql(db.prisma));
     });
     afterAll(async () => {
       await db?.close();

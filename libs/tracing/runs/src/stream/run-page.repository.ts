@@ -1,10 +1,7 @@
 import type { Run } from '@platform/contracts';
-import type { PrismaClient } from '@platform/tracing-data-access';
+import type { SqlQuery } from '@platform/tracing-data-access';
 import { buildRunPageSql, type RunPageRequest } from './run-page.sql';
 import { MessageRunPage, NdjsonRunPage, type NdjsonRunRow, type RunPage } from './run-pages';
-
-/** The Prisma calls this repository makes. */
-export type RunPageClient = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe' | '$transaction'>;
 
 /** Reads keyset pages of runs. */
 export interface RunPageReader {
@@ -33,9 +30,13 @@ function truncated(page: RunPageRequest, rows: readonly { stored_bytes?: number 
   return bytes >= page.maxStoredBytes;
 }
 
-/** Keyset pages of the `runs` table through Prisma raw SQL (column text fixed, values bound). */
-export class PrismaRunPageRepository implements RunPageReader {
-  constructor(private readonly prisma: RunPageClient) {}
+/**
+ * Keyset pages of the `runs` table as raw SQL (column text fixed, values bound), run by the tracing database's
+ * `prismaUnsortedSql(db.prisma)`: each page in one batch transaction with sorts ruled out, so that every page is an
+ * ordered index range scan that stops after `limit` rows.
+ */
+export class RunPageRepository implements RunPageReader {
+  constructor(private readonly sql: SqlQuery) {}
 
   async readPage(page: RunPageRequest): Promise<RunPage> {
     const { sql, params } = buildRunPageSql(page);
@@ -70,14 +71,7 @@ export class PrismaRunPageRepository implements RunPageReader {
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    // Keyset paging pays off only as an ordered index walk that stops after `limit` rows. With a selective
-    // filter or a large limit the planner may prefer reading the whole window and sorting it, once per
-    // page; ruling out the sort keeps every page an index range scan.
-    const [, rows] = await this.prisma.$transaction([
-      this.prisma.$executeRawUnsafe('SET LOCAL enable_sort = off'),
-      this.prisma.$queryRawUnsafe<T[]>(sql, ...params),
-    ]);
-    return rows;
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.sql.query<T>(sql, params);
   }
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RunBatch } from '@platform/contracts';
 import { InputError, NotFoundError } from '@platform/errors';
-import { PrismaTracingProjectStore } from '@platform/tracing-projects';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaRunPageRepository, type RunPageReader } from './run-page.repository';
+import { openTracingDatabase, prismaUnsortedSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
+import { RunPageRepository, type RunPageReader } from './run-page.repository';
 import type { RunPage } from './run-pages';
 import { buildRunPageSql } from './run-page.sql';
 import { selectedRunFields } from './run-stream-columns';
@@ -22,7 +21,7 @@ const sessionId = randomUUID();
 beforeAll(async () => {
   db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
-  deps = { runs: new PrismaRunPageRepository(db.prisma), projects: new PrismaTracingProjectStore(db.prisma) };
+  deps = { runs: new RunPageRepository(prismaUnsortedSql(db.prisma)), projects: new TracingProjectsRepository(db.prisma) };
   await insertProject(db.prisma, tenantId, sessionId);
 });
 afterAll(() => db.close());
@@ -171,7 +170,7 @@ describe('streamRunBatches (PGlite)', () => {
       await db.prisma.$executeRawUnsafe(`UPDATE runs SET inputs = ${LARGE_INPUTS} WHERE session_id = $1::uuid`, session);
       return session;
     }
-    const repository = () => new PrismaRunPageRepository(db.prisma);
+    const repository = () => new RunPageRepository(prismaUnsortedSql(db.prisma));
     const request = (session: string, encoding: 'messages' | 'ndjson') => ({
       tenantId,
       sessionId: session,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { InputError, NotFoundError, NotImplementedError, ValidationError } from '@platform/errors';
-import type { TracingDatabase } from '@platform/tracing-data-access';
+import { prismaIngestSql, type TracingDatabase } from '@platform/tracing-data-access';
 import { FilterSyntaxError } from '@platform/tracing-filter';
 import { AttachmentLinks } from '../attachments/attachment-links';
 import { downloadAttachment } from '../attachments/download-attachment.usecase';
@@ -9,8 +9,7 @@ import { RunAttachmentsRepository } from '../attachments/run-attachments.reposit
 import { batchFromJson } from '../ingest/ingest-batch';
 import { TestProjects } from '../ingest/ingest-fixtures.testing';
 import { IngestRuns } from '../ingest/ingest-runs.usecase';
-import { prismaIngestSql } from '../ingest/ingest-sql';
-import { PrismaRunQueryRepository } from '../query/run-query.repository';
+import { RunQueryRepository } from '../query/run-query.repository';
 import { RunsRepository } from '../runs.repository';
 import { listTraceRunsV2 } from './list-trace-runs-v2.usecase';
 import { queryRunsV2 } from './query-runs-v2.usecase';
@@ -55,7 +54,7 @@ export function describeReadRunsV2(name: string, open: () => Promise<{ db: Traci
       const ingest = new IngestRuns(projects, new RunsRepository(sql));
       links = new AttachmentLinks({ secret: 'test-secret', ttlSeconds: 60 });
       attachments = new RunAttachmentsRepository(sql);
-      deps = { reader: new PrismaRunQueryRepository(db.prisma), attachments: { attachments, links }, now: () => now };
+      deps = { reader: new RunQueryRepository(sql), attachments: { attachments, links }, now: () => now };
       const root = (runId: string, time: string) => ({ id: runId, trace_id: runId, dotted_order: dotted(time, runId), start_time: at(time) });
       const child = (runId: string, parent: string, time: string, parentTime: string) => ({
         id: runId,

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@platform/agent-server-data-access';
+import type { PrismaClient } from '../generated/prisma/client';
 
 /** The primary key of a `checkpoints` row. */
 export interface CheckpointKey {

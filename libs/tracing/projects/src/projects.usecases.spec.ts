@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '@platform/errors';
-import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
-import { PrismaTracingProjectStore } from './prisma-tracing-project.store';
+import { openTracingDatabase, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
 import { createProject } from './create-project.usecase';
 import { deleteProject } from './delete-project.usecase';
 import { getProject } from './get-project.usecase';
@@ -11,12 +10,12 @@ import { updateProject } from './update-project.usecase';
 jest.setTimeout(60_000);
 
 let db: TracingDatabase;
-let store: PrismaTracingProjectStore;
+let store: TracingProjectsRepository;
 
 beforeAll(async () => {
   db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
-  store = new PrismaTracingProjectStore(db.prisma);
+  store = new TracingProjectsRepository(db.prisma);
 });
 afterAll(() => db?.close());
 

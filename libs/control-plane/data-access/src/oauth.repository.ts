@@ -1,9 +1,9 @@
-import type { PrismaClient } from '@platform/control-plane-data-access';
 import { mapPrismaError } from '@platform/prisma';
-import type { OAuthStore } from './oauth.store';
-import type { FlowStatus, NewProvider, OAuthFlow, OAuthProvider, OAuthToken, ProviderChanges } from './oauth.types';
+import type { PrismaClient } from './generated/prisma/client';
+import type { FlowStatus, NewProvider, OAuthFlow, OAuthProvider, OAuthToken, ProviderChanges } from './oauth';
 
-export class PrismaOAuthStore implements OAuthStore {
+/** OAuth providers, flows and tokens in the control plane's database. */
+export class OAuthRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async createProvider(provider: NewProvider): Promise<OAuthProvider> {
@@ -43,6 +43,7 @@ export class PrismaOAuthStore implements OAuthStore {
     return (await this.prisma.oAuthFlow.findUnique({ where: { id } })) as OAuthFlow | null;
   }
 
+  /** Compare-and-set of a flow's status; false when it was not in `from` (a replayed or concurrent callback). */
   async moveFlow(id: string, from: FlowStatus, to: FlowStatus, changes: Partial<Pick<OAuthFlow, 'error' | 'errorDescription' | 'tokenId' | 'completedAt'>> = {}): Promise<boolean> {
     const { count } = await this.prisma.oAuthFlow.updateMany({ where: { id, status: from }, data: { status: to, ...changes } });
     return count === 1;
@@ -56,6 +57,7 @@ export class PrismaOAuthStore implements OAuthStore {
     return this.prisma.oAuthToken.findFirst({ where: { id, tenantId } });
   }
 
+  /** The newest token of a user at a provider. */
   latestToken(tenantId: string, providerId: string, userId: string): Promise<OAuthToken | null> {
     return this.prisma.oAuthToken.findFirst({ where: { tenantId, providerId, userId }, orderBy: { createdAt: 'desc' } });
   }

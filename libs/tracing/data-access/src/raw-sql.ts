@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@platform/tracing-data-access';
+import type { PrismaClient } from './generated/prisma/client';
 
 /** Raw SQL with `$1..$n` parameters on one connection or transaction. */
 export interface SqlQuery {
@@ -24,5 +24,23 @@ export function prismaIngestSql(prisma: PrismaClient, options: { maxWaitMs?: num
   return {
     ...over(prisma),
     transaction: (fn) => prisma.$transaction((tx) => fn(over(tx)), { maxWait: options.maxWaitMs ?? 30_000, timeout: options.timeoutMs ?? 120_000 }),
+  };
+}
+
+/** The Prisma calls `prismaUnsortedSql` makes. */
+export type UnsortedSqlClient = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe' | '$transaction'>;
+
+/**
+ * Raw SQL through the Prisma client with sorts ruled out: each query runs in one batch transaction after
+ * `SET LOCAL enable_sort = off`. Keyset paging pays off only as an ordered index walk that stops after `limit`
+ * rows. With a selective filter or a large limit the planner may prefer reading the whole window and sorting it,
+ * once per page; ruling out the sort keeps every page an index range scan.
+ */
+export function prismaUnsortedSql(prisma: UnsortedSqlClient): SqlQuery {
+  return {
+    query: async <Row>(sql: string, params: unknown[] = []) => {
+      const [, rows] = await prisma.$transaction([prisma.$executeRawUnsafe('SET LOCAL enable_sort = off'), prisma.$queryRawUnsafe<Row[]>(sql, ...params)]);
+      return rows;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { emptyCheckpoint, ERROR, uuid6, type Checkpoint, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { openAgentServerDatabase, type AgentServerDatabase } from '../agent-server-database';
 import { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.

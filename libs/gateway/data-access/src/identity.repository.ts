@@ -1,30 +1,8 @@
-import type { PrismaClient } from '@platform/gateway-data-access';
 import { ConflictError } from '@platform/errors';
 import { mapPrismaError } from '@platform/prisma';
-import type { BrowserSession, NewBrowserSession } from './browser-session';
-import { IDENTITY_CHANGES_CHANNEL, type IdentityChange } from './identity-changes';
-import type { ApiKeyRecord, ApiKeyRole, IdentityStore, NewApiKey, Organization, Workspace } from './identity.store';
-
-type ApiKeyRow = Awaited<ReturnType<PrismaClient['apiKey']['findUniqueOrThrow']>>;
-type BrowserSessionRow = Awaited<ReturnType<PrismaClient['browserSession']['findUniqueOrThrow']>>;
-
-function toBrowserSession({ tokenHash: _secret, ...session }: BrowserSessionRow): BrowserSession {
-  return session;
-}
-
-function toApiKey(row: ApiKeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    workspaceId: row.workspaceId,
-    keyPrefix: row.keyPrefix,
-    description: row.description,
-    role: row.role as ApiKeyRole,
-    createdAt: row.createdAt,
-    lastUsedAt: row.lastUsedAt,
-    revokedAt: row.revokedAt,
-  };
-}
+import type { PrismaClient } from './generated/prisma/client';
+import { IDENTITY_CHANGES_CHANNEL, type ApiKeyRecord, type BrowserSession, type IdentityChange, type NewApiKey, type NewBrowserSession, type Organization, type Workspace } from './identity';
+import { toApiKey, toBrowserSession } from './identity-rows';
 
 function rethrow(conflict: string, notFound?: string) {
   return (err: unknown): never => {
@@ -34,8 +12,11 @@ function rethrow(conflict: string, notFound?: string) {
 
 const orderByCreation = { orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }] };
 
-/** The identity store on the gateway's own database. */
-export class PrismaIdentityStore implements IdentityStore {
+/**
+ * Organizations, workspaces, API keys and browser sessions in the gateway's own database (the `IdentityStore` of
+ * `@platform/gateway-identity`, which the gateway puts behind its `CachingIdentityStore`).
+ */
+export class IdentityRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   countOrganizations(): Promise<number> {

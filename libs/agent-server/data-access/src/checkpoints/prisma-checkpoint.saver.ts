@@ -12,7 +12,7 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import type { Checkpoint as CheckpointRow, PrismaClient } from '@platform/agent-server-data-access';
+import type { Checkpoint as CheckpointRow, PrismaClient } from '../generated/prisma/client';
 import { nextChannelVersion } from './channel-version';
 import { locationConfig, readLocation, requireLocation } from './checkpoint-config';
 import { selectCheckpointKeys, type CheckpointKey } from './checkpoint-keys.query';

@@ -1,5 +1,5 @@
 import type { Checkpoint, CheckpointMetadata, ChannelVersions, SerializerProtocol } from '@langchain/langgraph-checkpoint';
-import type { Prisma } from '@platform/agent-server-data-access';
+import type { Prisma } from '../generated/prisma/client';
 import { storableJsonText } from '@platform/prisma';
 
 /** A channel value as stored in `checkpoint_blobs`. */

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Prisma, PrismaClient } from '@platform/tracing-data-access';
 import { mapPrismaError } from '@platform/prisma';
-import type { NewTracingProject, ProjectQuery, TracingProject, TracingProjectChanges, TracingProjectStore } from './tracing-project';
-
-type Row = Awaited<ReturnType<PrismaClient['tracingSession']['findUniqueOrThrow']>>;
-
-function toProject(row: Row): TracingProject {
-  return { ...row, extra: (row.extra ?? null) as Record<string, unknown> | null };
-}
+import type { Prisma, PrismaClient } from './generated/prisma/client';
+import type { NewTracingProject, ProjectQuery, TracingProject, TracingProjectChanges } from './tracing-project';
+import { toProject } from './tracing-project-rows';
 
 const json = (value: Record<string, unknown> | null | undefined) => (value ?? undefined) as Prisma.InputJsonValue | undefined;
 
@@ -38,7 +33,7 @@ const DELETE_ATTACHMENTS_SQL = `DELETE FROM run_attachments a USING runs r
 WHERE a.tenant_id = $1::uuid AND r.tenant_id = $1::uuid AND r.session_id = $2::uuid AND a.run_id = r.id`;
 
 /** Tracing projects in the tracing service's database. */
-export class PrismaTracingProjectStore implements TracingProjectStore {
+export class TracingProjectsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async create(project: NewTracingProject): Promise<TracingProject> {
@@ -52,6 +47,7 @@ export class PrismaTracingProjectStore implements TracingProjectStore {
     return toProject(row);
   }
 
+  /** Creates the project, or updates the description and extra given of the one with its name. */
   async upsert(project: NewTracingProject): Promise<TracingProject> {
     const row = await this.prisma.tracingSession.upsert({
       where: { tenantId_name: { tenantId: project.tenantId, name: project.name } },
@@ -84,6 +80,7 @@ export class PrismaTracingProjectStore implements TracingProjectStore {
     return rows.map(toProject);
   }
 
+  /** Null when the project does not exist in the workspace. */
   async update(tenantId: string, id: string, changes: TracingProjectChanges): Promise<TracingProject | null> {
     const { count } = await this.prisma.tracingSession
       .updateMany({
@@ -101,6 +98,7 @@ export class PrismaTracingProjectStore implements TracingProjectStore {
     return count ? this.find(tenantId, id) : null;
   }
 
+  /** Deletes a project with its runs and their feedback; false when it does not exist in the workspace. */
   async delete(tenantId: string, id: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(DELETE_FEEDBACK_SQL, tenantId, id);
@@ -111,6 +109,7 @@ export class PrismaTracingProjectStore implements TracingProjectStore {
     });
   }
 
+  /** Ids of the projects with these names, creating the missing ones (safe against concurrent creators). */
   async ensureNamed(tenantId: string, names: string[]): Promise<Map<string, string>> {
     const input = JSON.stringify(names.map((name) => ({ id: randomUUID(), name })));
     const rows = await this.prisma.$queryRawUnsafe<{ id: string; name: string }[]>(ENSURE_NAMED_SQL, tenantId, input);
@@ -123,6 +122,7 @@ export class PrismaTracingProjectStore implements TracingProjectStore {
     return found;
   }
 
+  /** Those of `ids` that are projects of the workspace. */
   async existingIds(tenantId: string, ids: string[]): Promise<Set<string>> {
     const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(EXISTING_IDS_SQL, tenantId, JSON.stringify(ids));
     return new Set(rows.map((r) => r.id));

@@ -1,5 +1,5 @@
 import { Annotation, StateGraph } from '@langchain/langgraph';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { openAgentServerDatabase, type AgentServerDatabase } from '../agent-server-database';
 import { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
 
 jest.setTimeout(30_000);

@@ -1,0 +1,23 @@
+import type { PrismaClient } from './generated/prisma/client';
+import type { ApiKeyRecord, ApiKeyRole, BrowserSession } from './identity';
+
+type ApiKeyRow = Awaited<ReturnType<PrismaClient['apiKey']['findUniqueOrThrow']>>;
+type BrowserSessionRow = Awaited<ReturnType<PrismaClient['browserSession']['findUniqueOrThrow']>>;
+
+export function toBrowserSession({ tokenHash: _secret, ...session }: BrowserSessionRow): BrowserSession {
+  return session;
+}
+
+export function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    keyPrefix: row.keyPrefix,
+    description: row.description,
+    role: row.role as ApiKeyRole,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
