@@ -1,16 +1,9 @@
-import type { Deployment, DeploymentSource, Revision } from '@platform/control-plane-data-access';
+import type { Deployment, NewDeployment, Revision } from '@platform/control-plane-data-access';
 import { Issues, RESERVED_SECRET_NAMES, repoUrlAllowed } from './deployment-rules';
 import type { DeploymentsContext, SecretInput } from './deployments-context';
 
-export interface CreateDeploymentInput {
-  tenantId: string;
-  organizationId: string | null;
-  name: string;
-  source: DeploymentSource;
-  sourceConfig: Record<string, unknown>;
-  sourceRevisionConfig: Record<string, unknown>;
-  secrets: SecretInput[];
-}
+/** A deployment to create: what is stored, with its secrets still in clear (they are sealed on the way in). */
+export type CreateDeploymentInput = Omit<NewDeployment, 'secrets'> & { secrets: SecretInput[] };
 
 /** Checks what the request schema cannot: the source's required fields, allowed URLs, the integration, secret names. */
 export async function checkSource(
