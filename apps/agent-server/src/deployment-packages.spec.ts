@@ -30,3 +30,22 @@ describe('agent server start with the deployment’s own LangGraph.js packages',
     expect(started.stdout + started.stderr).toContain('Unsupported LangGraph.js version: @langchain/langgraph 0.2.74 (supported: ^1.4.0)');
   });
 });
+
+// main.ts opens (and may migrate) its database before it chooses the deployment's copies: nothing it imports up front
+// may load a shared package (the server would refuse to start: "Shared packages were loaded before ...").
+describe('what the agent server loads before it chooses the deployment’s packages', () => {
+  it('holds none of the shared LangGraph.js packages', () => {
+    const main = fs.readFileSync(path.join(__dirname, 'main.ts'), 'utf8');
+    const imports = [...main.matchAll(/^import .* from '([^']+)';$/gm)].map(([, from]) => (from.startsWith('.') ? path.join(__dirname, from) : from));
+    expect(imports.length).toBeGreaterThan(0);
+    const script = `
+      for (const from of ${JSON.stringify(imports)}) require(from);
+      const names = Object.keys(require('@platform/langgraph-packages').SHARED_PACKAGES);
+      const loaded = Object.keys(require.cache).filter((file) => names.some((name) => file.includes('/node_modules/' + name + '/')));
+      console.log(JSON.stringify(loaded));`;
+    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? 'null')).toEqual([]);
+  });
+});
+

@@ -5,6 +5,6 @@ export { openAgentServerDatabase, agentServerMigrationsDir, type AgentServerData
 // Repositories.
 export * from './checkpoints.repository';
 export * from './dev-tables.repository';
-// LangGraph's checkpoint saver on the checkpoint tables (passes the official conformance suite: see
-// libs/agent-server/checkpointer/conformance).
-export { PrismaCheckpointSaver } from './checkpoints/prisma-checkpoint.saver';
+// LangGraph's checkpoint saver has an entry of its own (`@platform/agent-server-data-access/checkpoint-saver`): it
+// loads @langchain/langgraph-checkpoint, which must not load before a deployment's own copy is chosen (the server
+// opens its database first).
