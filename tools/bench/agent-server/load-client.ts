@@ -3,7 +3,7 @@
 // sends the plan, then `go`; this process runs its share of stateless `runs.wait` calls over its clients and exits.
 import { Client } from '@langchain/langgraph-sdk';
 import { gatewayHeaders } from './servers';
-import { waitOnce } from './wait-once';
+import { waitAll, waitOnce } from './wait-once';
 
 interface Plan {
   urls: string[];
@@ -31,12 +31,7 @@ process.once('message', (plan: Plan) => {
       process.send?.('ready');
       process.once('message', async () => {
         const cpuBefore = process.cpuUsage();
-        let next = 0;
-        await Promise.all(
-          clients.map(async (c) => {
-            while (next < plan.runs) await waitOnce(c, plan.offset + next++);
-          }),
-        );
+        await waitAll(clients, plan.runs, plan.offset);
         const cpu = process.cpuUsage(cpuBefore);
         // This process's CPU seconds in the measured window: it exits next, when /proc can no longer tell.
         process.send?.({ done: (cpu.user + cpu.system) / 1e6 }, () => process.exit(0));

@@ -21,7 +21,7 @@ import { Client as PgClient } from 'pg';
 import { busyPercent, machineCpu, cpuSecondsBetween, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
 import { gatewayHeaders, startAgentServer, startReferenceServer, stop, type StartedServer } from './servers';
-import { waitOnce } from './wait-once';
+import { waitAll, waitOnce } from './wait-once';
 
 const GRAPH_CONFIG = path.join(__dirname, 'graph', 'langgraph.json');
 const SECRET = `bench-${randomUUID()}`;
@@ -96,14 +96,9 @@ interface Load {
 
 function inProcessLoad(target: Target, concurrentRuns: number, concurrency: number): Load {
   const clients = Array.from({ length: concurrency }, () => target.client());
-  let next = 0;
   return {
     run: async () => {
-      await Promise.all(
-        clients.map(async (c) => {
-          while (next < concurrentRuns) await waitOnce(c, next++);
-        }),
-      );
+      await waitAll(clients, concurrentRuns);
       return 0;
     },
   };
