@@ -1,9 +1,12 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '@platform/logging';
+import { withoutRedaction, type Logger } from '@platform/logging';
 import type { ServiceMetrics } from './metrics';
 
 /** Logs each request when it ends and records its duration under the matched route, not the raw path. */
 export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>, logger: Logger): RequestHandler {
+  // The line's fields are primitives and hold no secret (the path is logged as the client sent it, which redaction
+  // never looked into), so it skips pino's redaction pass: half the cost of a line written on every request.
+  const lines = withoutRedaction(logger);
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -17,7 +20,7 @@ export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>, logg
       if (quietPaths.has(req.path)) return;
       // The service's logger with the request id as a field: the same line as the request's child logger would
       // write, without making one per request.
-      logger.info(
+      lines.info(
         { request_id: res.locals.requestId, method: req.method, path: req.originalUrl, status: res.statusCode, duration_ms: Math.round(seconds * 1000) },
         'request',
       );

