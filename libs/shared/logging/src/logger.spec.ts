@@ -1,3 +1,7 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, withoutRedaction } from './logger';
 
@@ -57,4 +61,42 @@ describe('withoutRedaction', () => {
     logger.info({ req: { headers: { authorization: 'Bearer secret' } } }, 'r');
     expect(JSON.stringify(lines[0])).not.toContain('Bearer secret');
   });
+});
+
+/** Runs `body` in a node process with `createLogger` in scope (`log`, a logger of service `child`). */
+function loggingProcess(body: string) {
+  const script = `const log = require('./logger').createLogger({ service: 'child' }); ${body}`;
+  return [process.execPath, ['--import', 'tsx', '-e', script], { cwd: __dirname }] as const;
+}
+
+describe('createLogger to standard output', () => {
+  it('has written every line to a file when the call returns: a process killed at once loses none', () => {
+    const [node, args, options] = loggingProcess(`for (let i = 0; i < 2000; i++) log.info({ i }, 'line'); process.kill(process.pid, 'SIGKILL');`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'logger-'));
+    try {
+      const out = openSync(path.join(dir, 'out.log'), 'w');
+      const child = spawnSync(node, args, { ...options, stdio: ['ignore', out, 'inherit'] });
+      closeSync(out);
+      expect(child.signal).toBe('SIGKILL');
+      const text = readFileSync(path.join(dir, 'out.log'), 'utf8');
+      const lines = text.trim().split('\n').map((line) => JSON.parse(line) as { i: number; service: string });
+      expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+      expect(lines[0].service).toBe('child');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('goes on when the reader of its output went away (EPIPE)', async () => {
+    const [node, args, options] = loggingProcess(
+      `setTimeout(() => { for (let i = 0; i < 20000; i++) log.info({ i }, 'into a closed pipe'); process.stderr.write('still here'); }, 500);`,
+    );
+    const child = spawn(node, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).toBe('still here');
+    expect(code).toBe(0);
+  }, 30_000);
 });
