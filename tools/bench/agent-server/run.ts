@@ -2,7 +2,7 @@
 // 1.5.1 `dev`, pinned in ./reference, in-memory), in one run, driven by the same SDK client with the same 1-node
 // graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1]
-//     [--client-processes=1] [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=1000] [--node-flags=<flags>]
+//     [--client-processes=1] [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=1000] [--node-flags=<flags>] [--durable-floor]
 // `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
 // spread over them round-robin. `--client-processes=N` spreads the concurrent clients over N processes (one client
 // process saturates a core at a few hundred runs/s: on a machine with many cores the client must not be the limit);
@@ -10,9 +10,10 @@
 // main with node_modules linked), on a database of its own, measured interleaved with this one `--rounds` times: an
 // A/B in one time window. `--no-reference`: without the reference server. The floor (./graph-floor.ts, LangGraph.js
 // alone) is measured in a process of its own at the start of every round, and every row reports its server CPU above
-// that round's floor.
+// that round's floor. `--durable-floor`: also the floor of a durable server (./durable-floor.ts: bare node:http, a run
+// row inserted before the graph and ended after it, nothing else), measured in every round beside this server.
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
@@ -20,7 +21,8 @@ import { createScratchPostgresDatabase } from '@platform/prisma';
 import { Client as PgClient } from 'pg';
 import { busyPercent, machineCpu, cpuSecondsBetween, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
-import { gatewayHeaders, startAgentServer, startReferenceServer, stop, type StartedServer } from './servers';
+import { freePort } from '@platform/http-server';
+import { gatewayHeaders, startAgentServer, startReferenceServer, stop, waitForOk, type StartedServer } from './servers';
 import { waitAll, waitOnce } from './wait-once';
 
 const GRAPH_CONFIG = path.join(__dirname, 'graph', 'langgraph.json');
@@ -64,6 +66,20 @@ async function startOurs(databaseUrl: string, replicas: number, baseline?: strin
   const client = () => new Client({ apiUrl: started[next++ % started.length].url, defaultHeaders: gatewayHeaders(SECRET) });
   const name = `${baseline ? 'baseline' : 'this server'} (Postgres${replicas === 1 ? '' : `, ${replicas} replicas`})`;
   return { name, children: started.map((s) => s.child), urls: started.map((s) => s.url), secret: SECRET, client, database };
+}
+
+/** ./durable-floor.ts on its own database: the least a server that persists each run does per `runs.wait`. */
+async function startDurableFloor(databaseUrl: string): Promise<Target> {
+  const port = await freePort();
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, path.join(__dirname, 'durable-floor.ts'), `--port=${port}`], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DURABLE_FLOOR_SECRET: SECRET },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(url, child, 'durable floor');
+  const database = new URL(databaseUrl).pathname.slice(1);
+  return { name: 'durable floor (node:http, 2 statements)', children: [child], urls: [url], secret: SECRET, client: () => new Client({ apiUrl: url, defaultHeaders: gatewayHeaders(SECRET) }), database };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -196,13 +212,16 @@ async function main(): Promise<void> {
   const floorRuns = intOption('floor-runs', 1000);
   const baseline = option('baseline', '');
   const withReference = !process.argv.includes('--no-reference');
+  const durableFloor = process.argv.includes('--durable-floor');
   const scratches = [await createScratchPostgresDatabase(adminUrl), ...(baseline ? [await createScratchPostgresDatabase(adminUrl)] : [])];
+  if (durableFloor) scratches.push(await createScratchPostgresDatabase(adminUrl));
   const admin = new PgClient({ connectionString: adminUrl });
   await admin.connect();
   const targets: Target[] = [];
   try {
     targets.push(await startOurs(scratches[0].url, replicas));
     if (baseline) targets.push(await startOurs(scratches[1].url, replicas, path.resolve(baseline)));
+    if (durableFloor) targets.push(await startDurableFloor(scratches[scratches.length - 1].url));
     const ours = [...targets];
     const reference = withReference ? await startReference() : undefined;
     if (reference) targets.push(reference);
