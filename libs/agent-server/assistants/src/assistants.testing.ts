@@ -1,10 +1,9 @@
 import { AIMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { createAssistantRepository, openAgentServerDatabase, type AgentServerDatabase, type AssistantRepository } from '@platform/agent-server-data-access';
 import { createGraphRegistry, type GraphRegistry } from '@platform/agent-server-graphs';
 import { createScratchPostgresDatabase } from '@platform/prisma';
-import { createAssistantRepository, type AssistantRepository } from './assistants.repository';
 
 const reply = (text: string) => () => ({ messages: [new AIMessage(text)] });
 

@@ -1,11 +1,10 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, interrupt, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
-import { CheckpointsRepository, openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { CheckpointsRepository, createThreadRepository, openAgentServerDatabase, type AgentServerDatabase, type ThreadRepository } from '@platform/agent-server-data-access';
 import { createGraphRegistry, type GraphExport, type GraphRegistry } from '@platform/agent-server-graphs';
 import { createScratchPostgresDatabase } from '@platform/prisma';
 import { createThreadStateService, type ThreadStateService } from './thread-state.service';
-import { createThreadRepository, type ThreadRepository } from './threads.repository';
 
 /** `chat`: answers every human message with `echo: <text>`. */
 export function chatGraph() {
