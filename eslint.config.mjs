@@ -13,12 +13,6 @@ const dataAccess = ['libs/*/data-access/**', 'libs/shared/prisma/**'];
 const testsAndTools = ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', '**/e2e/**', '**/*.testing.ts', '**/*.suite.ts', '**/conformance/**', 'tools/**'];
 // Wiring that types the client it passes on to repositories.
 const prismaWiring = ['apps/export/src/export-components.ts', 'apps/tracing/src/grpc/runs.handlers.ts'];
-// Repositories not yet moved into their data-access lib (issue 21, item 4): this list only shrinks.
-const prismaOutsideDataAccess = [
-  'libs/agent-server/assistants/src/assistants.repository.ts',
-  'libs/agent-server/store/src/prisma-store.ts',
-  'libs/agent-server/threads/src/threads.repository.ts',
-];
 const prismaMessage = 'Prisma is used only inside a data-access lib: add a repository there (docs/conventions.md).';
 
 export default [
@@ -67,7 +61,7 @@ export default [
   },
   {
     files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],
-    ignores: [...dataAccess, ...testsAndTools, ...prismaWiring, ...prismaOutsideDataAccess],
+    ignores: [...dataAccess, ...testsAndTools, ...prismaWiring],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

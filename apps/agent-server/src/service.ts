@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CheckpointsRepository, DevTablesRepository } from '@platform/agent-server-data-access';
+import { PrismaStore, startStoreTtlSweeper } from '@platform/agent-server-data-access/store';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
 import { createAssistantRepository, syncSystemAssistants } from '@platform/agent-server-assistants';
 import { loadDeploymentAuth } from '@platform/agent-server-auth';
@@ -17,7 +18,7 @@ import {
 } from '@platform/agent-server-graphs';
 import { createRunService } from '@platform/agent-server-runs';
 import { runCreateSchema } from '@platform/agent-server-run-records';
-import { PrismaStore, parseStoreSettings, startStoreTtlSweeper } from '@platform/agent-server-store';
+import { parseStoreSettings } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
 import { serviceDataDir } from '@platform/config';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';

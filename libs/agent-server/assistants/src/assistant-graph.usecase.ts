@@ -10,7 +10,7 @@ import {
   type GraphDrawing,
   type GraphSchema,
 } from '@platform/agent-server-graphs';
-import type { Assistant } from './assistant';
+import type { Assistant } from '@platform/agent-server-data-access';
 import type { AssistantsDeps } from './assistants.deps';
 
 /** The assistant's config (snake_case on the wire) as LangGraph takes it, as the reference builds it for factories. */

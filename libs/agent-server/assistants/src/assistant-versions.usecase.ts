@@ -1,6 +1,5 @@
 import type { AccessFilter } from '@platform/agent-server-auth';
-import type { Assistant, AssistantVersion, VersionQuery } from './assistant';
-import type { AssistantRepository } from './assistants.repository';
+import type { Assistant, AssistantRepository, AssistantVersion, VersionQuery } from '@platform/agent-server-data-access';
 
 /** `POST /assistants/{id}/versions`: the assistant's versions, newest first (the caller's filter applies to each). */
 export async function listAssistantVersions(

@@ -1,5 +1,5 @@
+import type { AssistantRepository } from '@platform/agent-server-data-access';
 import type { GraphRegistry } from '@platform/agent-server-graphs';
-import type { AssistantRepository } from './assistants.repository';
 
 /** What the assistants use cases work with. */
 export interface AssistantsDeps {

@@ -1,10 +1,9 @@
 import { AIMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { createAssistantRepository, openAgentServerDatabase, type AgentServerDatabase, type AssistantRepository } from '@platform/agent-server-data-access';
+import { openTestAgentServerDatabase } from '@platform/agent-server-data-access/testing';
 import { createGraphRegistry, type GraphRegistry } from '@platform/agent-server-graphs';
-import { createScratchPostgresDatabase } from '@platform/prisma';
-import { createAssistantRepository, type AssistantRepository } from './assistants.repository';
 
 const reply = (text: string) => () => ({ messages: [new AIMessage(text)] });
 
@@ -41,31 +40,25 @@ export interface AssistantsFixture {
 }
 
 /**
- * A migrated agent-server database of the test's own (a scratch Postgres database when DATABASE_URL is set, else
- * in-memory PGlite) with the assistants repository and the test graphs.
- * (Domain libs may not import @platform/testing, hence the scratch database from @platform/prisma.)
+ * A migrated agent-server database of the test's own (`openTestAgentServerDatabase`: a scratch Postgres database when
+ * DATABASE_URL is set, else in-memory PGlite) with the assistants repository and the test graphs.
  */
 export async function openAssistantsFixture(): Promise<AssistantsFixture> {
-  const adminUrl = process.env['DATABASE_URL']?.trim();
-  if (!adminUrl && process.env['REQUIRE_SERVICES'] === '1') throw new Error('DATABASE_URL must be set when REQUIRE_SERVICES=1');
-  const scratch = adminUrl ? await createScratchPostgresDatabase(adminUrl) : undefined;
-  const db = await openAgentServerDatabase({ url: scratch?.url, dataDir: 'memory://' });
-  await db.migrate();
+  const { db, url, close } = await openTestAgentServerDatabase();
   const replicas: AgentServerDatabase[] = [];
   return {
     db,
     assistants: createAssistantRepository(db.prisma),
     registry: testGraphRegistry(),
     async openReplica() {
-      if (!scratch) return createAssistantRepository(db.prisma);
-      const replica = await openAgentServerDatabase({ url: scratch.url, dataDir: '' });
+      if (!url) return createAssistantRepository(db.prisma);
+      const replica = await openAgentServerDatabase({ url, dataDir: '' });
       replicas.push(replica);
       return createAssistantRepository(replica.prisma);
     },
     async close() {
       for (const replica of replicas) await replica.close();
-      await db.close();
-      await scratch?.drop();
+      await close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemAssistantId } from '@platform/agent-server-data-access';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import { getAssistantGraph, getAssistantSchemas, getAssistantSubgraphs } from './assistant-graph.usecase';
 import { listAssistantVersions, setLatestAssistantVersion } from './assistant-versions.usecase';
@@ -7,7 +8,6 @@ import { createAssistant } from './create-assistant.usecase';
 import { deleteAssistant } from './delete-assistant.usecase';
 import { searchAssistants } from './search-assistants.usecase';
 import { syncSystemAssistants } from './sync-system-assistants';
-import { systemAssistantId } from './system-assistant-id';
 import { updateAssistant } from './update-assistant.usecase';
 
 jest.setTimeout(60_000);

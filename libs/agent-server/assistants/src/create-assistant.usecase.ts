@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccessFilter } from '@platform/agent-server-auth';
+import type { Assistant } from '@platform/agent-server-data-access';
 import { ConflictError, NotFoundError } from '@platform/errors';
-import type { Assistant } from './assistant';
 import type { AssistantsDeps } from './assistants.deps';
 
 export interface CreateAssistantInput {

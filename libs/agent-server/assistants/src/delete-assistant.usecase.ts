@@ -1,5 +1,5 @@
 import type { AccessFilter } from '@platform/agent-server-auth';
-import type { AssistantRepository } from './assistants.repository';
+import type { AssistantRepository } from '@platform/agent-server-data-access';
 
 export interface DeleteAssistantDeps {
   assistants: AssistantRepository;

@@ -1,6 +1,22 @@
-export * from './system-assistant-id';
+// The repository and its records are in the data-access lib; re-exported here, where their callers import them.
+export {
+  ASSISTANT_SORT_FIELDS,
+  createAssistantRepository,
+  SYSTEM_ASSISTANT_NAMESPACE,
+  systemAssistantId,
+  uuid5,
+  type Assistant,
+  type AssistantChanges,
+  type AssistantFilter,
+  type AssistantQuery,
+  type AssistantRepository,
+  type AssistantSortBy,
+  type AssistantVersion,
+  type NewAssistant,
+  type SortOrder,
+  type VersionQuery,
+} from '@platform/agent-server-data-access';
 export * from './assistant';
-export { createAssistantRepository, type AssistantRepository } from './assistants.repository';
 export type { AssistantsDeps } from './assistants.deps';
 export { syncSystemAssistants } from './sync-system-assistants';
 export { createAssistant, type CreateAssistantInput } from './create-assistant.usecase';

@@ -1,6 +1,5 @@
 import type { AccessFilter } from '@platform/agent-server-auth';
-import type { Assistant, AssistantQuery } from './assistant';
-import type { AssistantRepository } from './assistants.repository';
+import type { Assistant, AssistantQuery, AssistantRepository } from '@platform/agent-server-data-access';
 
 /** `POST /assistants/search`: one page of matching assistants and how many match in all (for the pagination headers). */
 export async function searchAssistants(

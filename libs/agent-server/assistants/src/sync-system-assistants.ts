@@ -1,7 +1,5 @@
+import { systemAssistantId, type Assistant, type AssistantRepository } from '@platform/agent-server-data-access';
 import type { GraphDefaults, GraphRegistry } from '@platform/agent-server-graphs';
-import type { Assistant } from './assistant';
-import type { AssistantRepository } from './assistants.repository';
-import { systemAssistantId } from './system-assistant-id';
 
 /**
  * Makes sure every graph has its system assistant (id `systemAssistantId(graph_id)`, name = graph id,

@@ -1,6 +1,6 @@
 import type { AccessFilter } from '@platform/agent-server-auth';
+import type { Assistant, AssistantChanges } from '@platform/agent-server-data-access';
 import { NotFoundError } from '@platform/errors';
-import type { Assistant, AssistantChanges } from './assistant';
 import type { AssistantsDeps } from './assistants.deps';
 
 /** `PATCH /assistants/{id}`: the changes become a new version, which becomes current. */

@@ -1,4 +1,4 @@
-import type { AccessFilter } from './access-filter';
+import type { AccessFilter } from '@platform/agent-server-data-access';
 import type { AuthCaller } from './auth-caller';
 
 /** `resource:action` as LangGraph names what a request does (`threads:create`, `store:get`, ...). */

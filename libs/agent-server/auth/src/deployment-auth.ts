@@ -1,5 +1,5 @@
 import { InternalError, NotAllowedError } from '@platform/errors';
-import { parseAccessFilter, type AccessFilter } from './access-filter';
+import { parseAccessFilter, type AccessFilter } from '@platform/agent-server-data-access';
 import type { Access, AuthEvent } from './access';
 import type { AuthCaller, AuthUser } from './auth-caller';
 import { DeploymentAuthError, fromHttpException } from './deployment-auth.error';

@@ -1,4 +1,4 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-data-access';
 import type { CronFilter, CronQuery, CronSortBy } from './cron';
 import { CRON_COLUMNS } from './cron-row';
 

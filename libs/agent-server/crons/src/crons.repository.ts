@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-data-access';
 import { NotFoundError } from '@platform/errors';
 import type { SqlRunner, SqlSession } from '@platform/prisma';
 import type { Cron, CronFilter, CronQuery, NewCron, OnRunCompleted } from './cron';

@@ -2,9 +2,42 @@
 // `prisma-generate` target from prisma/agent-server/schema.prisma.
 export * from './generated/prisma/client';
 export { openAgentServerDatabase, agentServerMigrationsDir, type AgentServerDatabase } from './agent-server-database';
-// Repositories.
+// The caller's filter from the deployment's auth, which the repositories apply in SQL.
+export { bothFilters, matchesAccessFilter, parseAccessFilter, type AccessCondition, type AccessFilter, type AccessOperator } from './access-filter';
+export { accessFilterSql, binderOf, type Bind } from './access-filter.sql';
+export type { SortOrder } from './sort-order';
+// Repositories and the records they return.
 export * from './checkpoints.repository';
 export * from './dev-tables.repository';
-// LangGraph's checkpoint saver has an entry of its own (`@platform/agent-server-data-access/checkpoint-saver`): it
-// loads @langchain/langgraph-checkpoint, which must not load before a deployment's own copy is chosen (the server
-// opens its database first).
+// The records below are named as the API names them; they stand in for the generated model types of the same names
+// (`Assistant`, `AssistantVersion`, `Thread`), which no code outside this lib uses.
+export {
+  ASSISTANT_SORT_FIELDS,
+  type Assistant,
+  type AssistantChanges,
+  type AssistantFilter,
+  type AssistantQuery,
+  type AssistantSortBy,
+  type AssistantVersion,
+  type NewAssistant,
+  type VersionQuery,
+} from './assistants/assistant';
+export { createAssistantRepository, type AssistantRepository } from './assistants/assistants.repository';
+export { SYSTEM_ASSISTANT_NAMESPACE, systemAssistantId, uuid5 } from './assistants/system-assistant-id';
+export {
+  THREAD_SORT_FIELDS,
+  THREAD_STATUSES,
+  type NewThread,
+  type OnConflict,
+  type Thread,
+  type ThreadFilter,
+  type ThreadInterrupt,
+  type ThreadQuery,
+  type ThreadSortBy,
+  type ThreadStatus,
+} from './threads/thread';
+export { createThreadRepository, type ThreadRepository } from './threads/threads.repository';
+// LangGraph's checkpoint saver and store have entries of their own (`@platform/agent-server-data-access/checkpoint-saver`,
+// `@platform/agent-server-data-access/store`): they load @langchain/langgraph-checkpoint, which must not load before a
+// deployment's own copy is chosen (the server opens its database first). Nothing this file reaches may load a
+// @langchain/* package (apps/agent-server/src/deployment-packages.spec.ts).

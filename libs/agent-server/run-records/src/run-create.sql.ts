@@ -1,4 +1,4 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-data-access';
 import { ConflictError } from '@platform/errors';
 import type { SqlRunner, SqlSession } from '@platform/prisma';
 import type { MultitaskStrategy, RunKwargs, RunRecord } from './run';

@@ -1,4 +1,4 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-data-access';
 import type { SqlSession } from '@platform/prisma';
 import type { RunRecord, RunStatus } from './run';
 import { runColumns, toRunRecord, type RunRow } from './run-rows';

@@ -1,4 +1,4 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
+import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-data-access';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { SqlSession } from '@platform/prisma';
 import { isFinished, type CancelAction, type RunEnd, type RunRecord, type RunStatus } from './run';

@@ -1,7 +1,23 @@
-export { PrismaStore, type PrismaStoreOptions, type StoreTtlConfig } from './prisma-store';
+// The store itself (`PrismaStore`, its namespaces, filters, embeddings and TTL sweeper) is in the data-access lib,
+// behind its `store` entry; this lib reads `langgraph.json`'s `store` section.
+export {
+  checkNamespace,
+  FILTER_OPERATORS,
+  filterIssues,
+  indexedTexts,
+  joinNamespace,
+  PrismaStore,
+  splitNamespace,
+  startStoreTtlSweeper,
+  type FilterOperator,
+  type PrismaStoreOptions,
+  type StoreEmbeddings,
+  type StoreGetOperation,
+  type StoreIndex,
+  type StoreOperation,
+  type StorePutOperation,
+  type StoreSearchOperation,
+  type StoreTtlConfig,
+  type StoreTtlSweeper,
+} from '@platform/agent-server-data-access/store';
 export { parseStoreSettings, DEFAULT_SWEEP_INTERVAL_MINUTES, type StoreIndexSettings, type StoreSettings } from './store-config';
-export { indexedTexts, type StoreEmbeddings, type StoreIndex } from './store-index';
-export { startStoreTtlSweeper, type StoreTtlSweeper } from './store-ttl-sweeper';
-export { checkNamespace, joinNamespace, splitNamespace } from './store-namespace';
-export { FILTER_OPERATORS, filterIssues, type FilterOperator } from './store-filter.sql';
-export type { StoreGetOperation, StoreOperation, StorePutOperation, StoreSearchOperation } from './store-operations';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreTtlConfig } from './prisma-store';
+import type { StoreTtlConfig } from '@platform/agent-server-data-access/store';
 
 // `langgraph.json` → `store`: `{index?: {embed, dims, fields?}, ttl?: {refresh_on_read, default_ttl, sweep_interval_minutes}}`.
 const storeSection = z

@@ -1,8 +1,8 @@
 import type { AccessFilter } from '@platform/agent-server-auth';
+import type { NewThread, Thread, ThreadRepository } from '@platform/agent-server-data-access';
 import { InputError } from '@platform/errors';
-import { graphIdOf, type NewThread, type Thread } from './thread';
+import { graphIdOf } from './thread';
 import type { Superstep, ThreadStateService } from './thread-state.service';
-import type { ThreadRepository } from './threads.repository';
 
 export interface CreateThreadInput extends NewThread {
   /** State to start from, applied with the graph named by `metadata.graph_id`. */

@@ -1,6 +1,21 @@
+// The repository and its records are in the data-access lib; re-exported here, where their callers import them.
+export {
+  createThreadRepository,
+  THREAD_SORT_FIELDS,
+  THREAD_STATUSES,
+  type NewThread,
+  type OnConflict,
+  type SortOrder,
+  type Thread,
+  type ThreadFilter,
+  type ThreadInterrupt,
+  type ThreadQuery,
+  type ThreadRepository,
+  type ThreadSortBy,
+  type ThreadStatus,
+} from '@platform/agent-server-data-access';
 export * from './thread';
 export * from './thread-state';
-export { createThreadRepository, type ThreadRepository } from './threads.repository';
 export {
   configToCheckpoint,
   emptyThreadState,

@@ -1,6 +1,6 @@
 import type { AccessFilter } from '@platform/agent-server-auth';
+import type { ThreadRepository } from '@platform/agent-server-data-access';
 import type { ThreadStateService } from './thread-state.service';
-import type { ThreadRepository } from './threads.repository';
 
 export type PruneStrategy = 'delete' | 'keep_latest';
 

@@ -1,7 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StateSnapshot } from '@langchain/langgraph';
+import type { ThreadInterrupt } from '@platform/agent-server-data-access';
 import { toJsonValue } from '@platform/agent-server-graphs';
-import type { ThreadInterrupt } from './thread';
 import type { ThreadCheckpoint, ThreadState, ThreadTask } from './thread-state';
 
 type SnapshotTask = StateSnapshot['tasks'][number];

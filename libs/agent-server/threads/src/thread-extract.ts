@@ -1,5 +1,5 @@
+import type { Thread } from '@platform/agent-server-data-access';
 import { InputError } from '@platform/errors';
-import type { Thread } from './thread';
 
 /** One step of an extract path: an object key or an array index. */
 export type ExtractStep = string | number;

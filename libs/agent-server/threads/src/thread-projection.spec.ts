@@ -1,7 +1,7 @@
+import type { Thread } from '@platform/agent-server-data-access';
 import { extractFields, parseExtractPath } from './thread-extract';
 import { isThreadStateField, selectStateFields, selectThreadFields } from './thread-projection';
 import { emptyThreadState } from './state-snapshot.mapper';
-import type { Thread } from './thread';
 
 const thread: Thread = {
   thread_id: 't',

@@ -1,4 +1,5 @@
-import type { Thread, ThreadSelectField } from './thread';
+import type { Thread } from '@platform/agent-server-data-access';
+import type { ThreadSelectField } from './thread';
 import type { ThreadState } from './thread-state';
 
 /** Fields of a state a request may `select`; `values.<key>` picks one key of the values. */

@@ -1,14 +1,13 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import type { CheckpointsRepository } from '@platform/agent-server-data-access';
+import type { CheckpointsRepository, Thread, ThreadRepository } from '@platform/agent-server-data-access';
 import { toJsonValue, type AgentGraph, type GraphAccess, type GraphRegistry } from '@platform/agent-server-graphs';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import { commandFromJson, type CommandJson } from './command-from-json';
 import { graphInputError } from './graph-errors';
 import { emptyThreadState, interruptsByTask, stateSnapshotToThreadState } from './state-snapshot.mapper';
-import { graphIdOf, type Thread } from './thread';
+import { graphIdOf } from './thread';
 import type { CheckpointSelector, ThreadState } from './thread-state';
-import type { ThreadRepository } from './threads.repository';
 import { UpdateCheckpointer } from './update-checkpointer';
 
 export interface StateUpdate {

@@ -1,4 +1,4 @@
-import type { ThreadInterrupt } from './thread';
+import type { ThreadInterrupt } from '@platform/agent-server-data-access';
 
 /** Where a state lives (`@langchain/langgraph-sdk`'s `Checkpoint`). */
 export interface ThreadCheckpoint {

@@ -1,11 +1,10 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, interrupt, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { PrismaCheckpointSaver } from '@platform/agent-server-checkpointer';
-import { CheckpointsRepository, openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
+import { CheckpointsRepository, createThreadRepository, type AgentServerDatabase, type ThreadRepository } from '@platform/agent-server-data-access';
+import { openTestAgentServerDatabase } from '@platform/agent-server-data-access/testing';
 import { createGraphRegistry, type GraphExport, type GraphRegistry } from '@platform/agent-server-graphs';
-import { createScratchPostgresDatabase } from '@platform/prisma';
 import { createThreadStateService, type ThreadStateService } from './thread-state.service';
-import { createThreadRepository, type ThreadRepository } from './threads.repository';
 
 /** `chat`: answers every human message with `echo: <text>`. */
 export function chatGraph() {
@@ -48,16 +47,12 @@ export interface ThreadsFixture {
 }
 
 /**
- * A migrated agent-server database of the test's own (a scratch Postgres database when DATABASE_URL is set, else
- * in-memory PGlite) with the test graphs above compiled through the real registry and checkpointer.
- * (Domain libs may not import @platform/testing, hence the scratch database from @platform/prisma.)
+ * A migrated agent-server database of the test's own (`openTestAgentServerDatabase`: a scratch Postgres database when
+ * DATABASE_URL is set, else in-memory PGlite) with the test graphs above compiled through the real registry and
+ * checkpointer.
  */
 export async function openThreadsFixture(): Promise<ThreadsFixture> {
-  const adminUrl = process.env['DATABASE_URL']?.trim();
-  if (!adminUrl && process.env['REQUIRE_SERVICES'] === '1') throw new Error('DATABASE_URL must be set when REQUIRE_SERVICES=1');
-  const scratch = adminUrl ? await createScratchPostgresDatabase(adminUrl) : undefined;
-  const db = await openAgentServerDatabase({ url: scratch?.url, dataDir: 'memory://' });
-  await db.migrate();
+  const { db, close } = await openTestAgentServerDatabase();
   const checkpointer = new PrismaCheckpointSaver(db.prisma);
   // `AgentGraph` names Pregel's first type parameters only, which a graph with stream transformers does not match.
   const served = (graph: unknown) => ({ source: graph as GraphExport });
@@ -73,10 +68,7 @@ export async function openThreadsFixture(): Promise<ThreadsFixture> {
     registry,
     threads,
     state,
-    close: async () => {
-      await db.close();
-      await scratch?.drop();
-    },
+    close,
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
-import { PrismaStore, type PrismaStoreOptions } from '@platform/agent-server-store';
+import { PrismaStore, type PrismaStoreOptions } from '@platform/agent-server-data-access/store';
 import { createHttpApp } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Item, SearchItem } from '@langchain/langgraph-checkpoint';
-import type { PrismaStore } from '@platform/agent-server-store';
+import type { PrismaStore } from '@platform/agent-server-data-access/store';
 import { parseRequest } from '@platform/http-server';
 import { route, type DeclaredRoute, type SameShape } from '@platform/openapi';
 import { accessOf } from '../../common/deployment-auth.middleware';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { filterIssues } from '@platform/agent-server-store';
+import { filterIssues } from '@platform/agent-server-data-access/store';
 
 // A field sent as null counts as not sent: the SDKs send nulls for what they leave out.
 const opt = <S extends z.ZodType>(schema: S) => schema.nullish().transform((v) => v ?? undefined);

@@ -1,6 +1,6 @@
 import { Client } from '@langchain/langgraph-sdk';
-import type { PrismaStoreOptions } from '@platform/agent-server-store';
-import { VocabularyEmbeddings } from '@platform/agent-server-store/testing';
+import type { PrismaStoreOptions } from '@platform/agent-server-data-access/store';
+import { VocabularyEmbeddings } from '@platform/agent-server-data-access/testing';
 import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { startTestStoreApp, storeGatewayHeaders, type TestStoreApp } from './store-app.testing';
 

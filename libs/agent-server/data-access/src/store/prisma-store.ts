@@ -1,7 +1,8 @@
 import { BaseStore, type Item, type ListNamespacesOperation, type MatchCondition, type Operation, type OperationResults, type SearchItem } from '@langchain/langgraph-checkpoint';
-import { binderOf, type AccessFilter } from '@platform/agent-server-auth';
-import type { PrismaClient } from '@platform/agent-server-data-access';
 import { InputError, NotFoundError } from '@platform/errors';
+import type { AccessFilter } from '../access-filter';
+import { binderOf } from '../access-filter.sql';
+import type { PrismaClient } from '../generated/prisma/client';
 import { listNamespacesSql } from './list-namespaces.sql';
 import { checkWritable, visibleItemSql } from './store-access.sql';
 import { filterConditions, type Bind } from './store-filter.sql';

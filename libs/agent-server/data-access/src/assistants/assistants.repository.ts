@@ -1,7 +1,8 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
-import type { PrismaClient } from '@platform/agent-server-data-access';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import { isUuid } from '@platform/ids';
+import type { AccessFilter } from '../access-filter';
+import { accessFilterSql, binderOf } from '../access-filter.sql';
+import type { PrismaClient } from '../generated/prisma/client';
 import type { Assistant, AssistantChanges, AssistantFilter, AssistantQuery, AssistantVersion, NewAssistant, VersionQuery } from './assistant';
 import { ASSISTANT_COLUMNS, VERSION_COLUMNS, toAssistant, toAssistantVersion, type AssistantRow } from './assistant-row';
 import { countAssistantsSql, searchAssistantsSql } from './assistant-search.query';

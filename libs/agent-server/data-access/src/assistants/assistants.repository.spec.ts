@@ -1,22 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { parseAccessFilter } from '@platform/agent-server-auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
-import type { AssistantRepository } from './assistants.repository';
-import { openAssistantsFixture, type AssistantsFixture } from './assistants.testing';
+import { parseAccessFilter } from '../access-filter';
+import { openAgentServerDatabase, type AgentServerDatabase } from '../agent-server-database';
+import { openTestAgentServerDatabase, type TestAgentServerDatabase } from '../agent-server-database.testing';
+import { createAssistantRepository, type AssistantRepository } from './assistants.repository';
 import { systemAssistantId } from './system-assistant-id';
 
 // PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
 jest.setTimeout(60_000);
 
 describe('assistants repository', () => {
-  let fixture: AssistantsFixture;
+  let database: TestAgentServerDatabase;
   let assistants: AssistantRepository;
+  const replicas: AgentServerDatabase[] = [];
 
   beforeAll(async () => {
-    fixture = await openAssistantsFixture();
-    assistants = fixture.assistants;
+    database = await openTestAgentServerDatabase();
+    assistants = createAssistantRepository(database.db.prisma);
   });
-  afterAll(() => fixture?.close());
+  afterAll(async () => {
+    for (const replica of replicas) await replica.close();
+    await database?.close();
+  });
+
+  // Another client on the same database (a second replica) when on Postgres; the same one on PGlite.
+  const openReplica = async () => {
+    if (!database.url) return assistants;
+    const replica = await openAgentServerDatabase({ url: database.url, dataDir: '' });
+    replicas.push(replica);
+    return createAssistantRepository(replica.prisma);
+  };
 
   const insert = (fields: { graph_id?: string; name?: string; metadata?: Record<string, unknown>; assistant_id?: string } = {}) =>
     assistants.insert({ assistant_id: fields.assistant_id ?? randomUUID(), graph_id: fields.graph_id ?? 'chat', name: fields.name ?? 'A', metadata: fields.metadata });
@@ -107,7 +120,7 @@ describe('assistants repository', () => {
 
   it('numbers concurrent updates one after another, from any replica', async () => {
     const { assistant } = await insert();
-    const replica = await fixture.openReplica();
+    const replica = await openReplica();
     const updates = await Promise.all(
       Array.from({ length: 6 }, (_, i) => (i % 2 ? replica : assistants).update(assistant.assistant_id, { metadata: { [`k${i}`]: i } })),
     );

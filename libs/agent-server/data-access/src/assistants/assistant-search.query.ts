@@ -1,5 +1,7 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
-import type { AssistantFilter, AssistantQuery, AssistantSortBy, SortOrder } from './assistant';
+import type { AccessFilter } from '../access-filter';
+import { accessFilterSql, binderOf } from '../access-filter.sql';
+import type { SortOrder } from '../sort-order';
+import type { AssistantFilter, AssistantQuery, AssistantSortBy } from './assistant';
 import { ASSISTANT_COLUMNS } from './assistant-row';
 
 /** A statement with its bound parameters ($1, $2, ...). */

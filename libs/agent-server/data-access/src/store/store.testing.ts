@@ -1,5 +1,5 @@
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
-import { createScratchPostgresDatabase } from '@platform/prisma';
+import type { AgentServerDatabase } from '../agent-server-database';
+import { openTestAgentServerDatabase } from '../agent-server-database.testing';
 import { PrismaStore, type PrismaStoreOptions } from './prisma-store';
 
 export interface StoreFixture {
@@ -12,16 +12,9 @@ export interface StoreFixture {
   close(): Promise<void>;
 }
 
-/**
- * A migrated agent-server database of the test's own (a scratch Postgres database when DATABASE_URL is set, else
- * in-memory PGlite) with a store on it. (Domain libs may not import @platform/testing, hence @platform/prisma.)
- */
+/** A store on a migrated agent-server database of the test's own (`openTestAgentServerDatabase`). */
 export async function openStoreFixture(options: PrismaStoreOptions = {}): Promise<StoreFixture> {
-  const adminUrl = process.env['DATABASE_URL']?.trim();
-  if (!adminUrl && process.env['REQUIRE_SERVICES'] === '1') throw new Error('DATABASE_URL must be set when REQUIRE_SERVICES=1');
-  const scratch = adminUrl ? await createScratchPostgresDatabase(adminUrl) : undefined;
-  const db = await openAgentServerDatabase({ url: scratch?.url, dataDir: 'memory://' });
-  await db.migrate();
+  const { db, close } = await openTestAgentServerDatabase();
   return {
     db,
     store: new PrismaStore(db.prisma, options),
@@ -41,9 +34,6 @@ export async function openStoreFixture(options: PrismaStoreOptions = {}): Promis
       );
       return row?.seconds ?? null;
     },
-    async close() {
-      await db.close();
-      await scratch?.drop();
-    },
+    close,
   };
 }

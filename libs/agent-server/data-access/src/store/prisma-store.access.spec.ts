@@ -1,5 +1,5 @@
-import { parseAccessFilter } from '@platform/agent-server-auth';
 import { NotAllowedError, NotFoundError } from '@platform/errors';
+import { parseAccessFilter } from '../access-filter';
 import { VocabularyEmbeddings } from './store-index.testing';
 import { openStoreFixture, type StoreFixture } from './store.testing';
 

@@ -1,5 +1,6 @@
-import { accessFilterSql, matchesAccessFilter, type AccessFilter, type Bind } from '@platform/agent-server-auth';
 import { NotAllowedError } from '@platform/errors';
+import { matchesAccessFilter, type AccessFilter } from '../access-filter';
+import { accessFilterSql, type Bind } from '../access-filter.sql';
 
 // What the deployment's auth filters of a store item, as the reference builds it: its value with its namespace and
 // key on top (so `{namespace: {$contains: user}}` checks the namespace).

@@ -1,18 +1,45 @@
 import { randomUUID } from 'node:crypto';
-import { parseAccessFilter } from '@platform/agent-server-auth';
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { ConflictError, NotFoundError } from '@platform/errors';
-import { openThreadsFixture, runOnThread, type ThreadsFixture } from './threads.testing';
+import { parseAccessFilter } from '../access-filter';
+import type { AgentServerDatabase } from '../agent-server-database';
+import { openTestAgentServerDatabase, type TestAgentServerDatabase } from '../agent-server-database.testing';
+import { PrismaCheckpointSaver } from '../checkpoints/prisma-checkpoint.saver';
+import { createThreadRepository, type ThreadRepository } from './threads.repository';
 
 // PGlite starts in a few seconds (WebAssembly), longer when test files run in parallel.
 jest.setTimeout(60_000);
 
+/** `chat` on the checkpoint saver: answers every human message with `echo: <text>`. */
+function chatGraph(checkpointer: PrismaCheckpointSaver) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode('agent', (state) => {
+      const last = state.messages.at(-1) as BaseMessage;
+      return { messages: [new AIMessage({ content: `echo: ${String(last.content)}` })] };
+    })
+    .addEdge('__start__', 'agent')
+    .addEdge('agent', '__end__')
+    .compile({ checkpointer });
+}
+
 describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', () => {
-  let fx: ThreadsFixture;
+  let database: TestAgentServerDatabase;
+  let fx: { db: AgentServerDatabase; threads: ThreadRepository; graph: ReturnType<typeof chatGraph> };
 
   beforeAll(async () => {
-    fx = await openThreadsFixture();
+    database = await openTestAgentServerDatabase();
+    const graph = chatGraph(new PrismaCheckpointSaver(database.db.prisma));
+    fx = { db: database.db, threads: createThreadRepository(database.db.prisma), graph };
   });
-  afterAll(() => fx?.close());
+  afterAll(() => database?.close());
+
+  const configOf = (threadId: string) => ({ configurable: { thread_id: threadId } });
+  /** Runs the graph on a thread as a run does (checkpoints under the thread's id), then caches its latest values. */
+  const runOnThread = async (threadId: string, content: string) => {
+    await fx.graph.invoke({ messages: [{ role: 'user', content }] }, configOf(threadId));
+    await fx.threads.saveState(threadId, { values: (await fx.graph.getState(configOf(threadId))).values, interrupts: {} });
+  };
 
   it('creates, reads, patches and refuses or returns a taken id', async () => {
     const created = await fx.threads.create({ metadata: { owner: 'ann', tags: ['a'] } });
@@ -82,7 +109,7 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     const tag = randomUUID();
     const first = await fx.threads.create({ metadata: { tag, graph_id: 'chat' } });
     const second = await fx.threads.create({ metadata: { tag, graph_id: 'chat' } });
-    await runOnThread(fx, first.thread_id, 'chat', { messages: [{ role: 'user', content: 'later' }] });
+    await runOnThread(first.thread_id, 'later');
     const sorted = await fx.threads.search({ metadata: { tag }, limit: 10, offset: 0, sortBy: 'state_updated_at', sortOrder: 'desc' });
     expect(sorted.map((t) => t.thread_id)).toEqual([first.thread_id, second.thread_id]);
     expect(Date.parse(sorted[0]!.state_updated_at)).toBeGreaterThan(Date.parse(first.created_at));
@@ -93,7 +120,7 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     const kept = await fx.threads.create({ metadata: { graph_id: 'chat' } });
     const runIds = new Map<string, string>();
     for (const thread of [doomed, kept]) {
-      await runOnThread(fx, thread.thread_id, 'chat', { messages: [{ role: 'user', content: 'hi' }] });
+      await runOnThread(thread.thread_id, 'hi');
       const run = await fx.db.prisma.run.create({ data: { runId: randomUUID(), threadId: thread.thread_id, assistantId: randomUUID() } });
       await fx.db.prisma.runEvent.createMany({ data: [0, 1].map((seq) => ({ runId: run.runId, seq, event: 'values', data: '{}' })) });
       runIds.set(thread.thread_id, run.runId);
@@ -120,7 +147,7 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
 
   it('copies a thread with its whole history under a new id, independent of the original', async () => {
     const source = await fx.threads.create({ metadata: { graph_id: 'chat', owner: 'ann' } });
-    await runOnThread(fx, source.thread_id, 'chat', { messages: [{ role: 'user', content: 'one' }] });
+    await runOnThread(source.thread_id, 'one');
     await fx.threads.setStatus(source.thread_id, 'busy');
 
     const copy = await fx.threads.copy(source.thread_id);
@@ -131,12 +158,17 @@ describe('thread repository (Postgres when DATABASE_URL is set, else PGlite)', (
     expect(copy.config).toEqual({});
     expect(copy.values).toEqual((await fx.threads.get(source.thread_id)).values);
 
-    const historyOf = async (threadId: string) => (await fx.state.history(threadId, { limit: 100 })).map((s) => ({ values: s.values, id: s.checkpoint?.checkpoint_id, next: s.next }));
-    expect(await historyOf(copy.thread_id)).toEqual(await historyOf(source.thread_id));
-    expect((await fx.state.history(copy.thread_id)).every((s) => s.checkpoint?.thread_id === copy.thread_id)).toBe(true);
+    const historyOf = async (threadId: string) => {
+      const states = [];
+      for await (const s of fx.graph.getStateHistory(configOf(threadId))) states.push(s);
+      return states;
+    };
+    const summary = async (threadId: string) => (await historyOf(threadId)).map((s) => ({ values: s.values, id: s.config.configurable?.['checkpoint_id'], next: s.next }));
+    expect(await summary(copy.thread_id)).toEqual(await summary(source.thread_id));
+    expect((await historyOf(copy.thread_id)).every((s) => s.config.configurable?.['thread_id'] === copy.thread_id)).toBe(true);
 
-    await runOnThread(fx, copy.thread_id, 'chat', { messages: [{ role: 'user', content: 'two' }] });
-    const contents = async (threadId: string) => ((await fx.state.getState(threadId)).values as { messages: { content: string }[] }).messages.map((m) => m.content);
+    await runOnThread(copy.thread_id, 'two');
+    const contents = async (threadId: string) => ((await fx.graph.getState(configOf(threadId))).values as { messages: BaseMessage[] }).messages.map((m) => m.content);
     expect(await contents(copy.thread_id)).toEqual(['one', 'echo: one', 'two', 'echo: two']);
     expect(await contents(source.thread_id)).toEqual(['one', 'echo: one']);
     await expect(fx.threads.copy(randomUUID())).rejects.toThrow(NotFoundError);

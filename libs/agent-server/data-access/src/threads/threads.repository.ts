@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AccessFilter } from '@platform/agent-server-auth';
-import type { PrismaClient } from '@platform/agent-server-data-access';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import { storableJson } from '@platform/prisma';
+import type { AccessFilter } from '../access-filter';
+import type { PrismaClient } from '../generated/prisma/client';
 import type { NewThread, Thread, ThreadFilter, ThreadInterrupt, ThreadQuery, ThreadStatus } from './thread';
 import { copyThreadRows, deleteThreadRows, type Sql } from './thread-rows.sql';
 import { THREAD_COLUMNS, toThread, type ThreadRow } from './thread-row';

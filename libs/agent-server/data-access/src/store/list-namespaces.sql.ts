@@ -1,6 +1,6 @@
 import type { ListNamespacesOperation, MatchCondition } from '@langchain/langgraph-checkpoint';
-import type { AccessFilter } from '@platform/agent-server-auth';
 import { InputError } from '@platform/errors';
+import type { AccessFilter } from '../access-filter';
 import type { Bind } from './store-filter.sql';
 import { visibleNamespaceSql } from './store-access.sql';
 import { descendantsPattern, joinNamespace } from './store-namespace';

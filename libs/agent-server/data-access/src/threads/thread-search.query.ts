@@ -1,5 +1,7 @@
-import { accessFilterSql, binderOf, type AccessFilter } from '@platform/agent-server-auth';
-import type { SortOrder, ThreadFilter, ThreadQuery, ThreadSortBy } from './thread';
+import type { AccessFilter } from '../access-filter';
+import { accessFilterSql, binderOf } from '../access-filter.sql';
+import type { SortOrder } from '../sort-order';
+import type { ThreadFilter, ThreadQuery, ThreadSortBy } from './thread';
 import { THREAD_COLUMNS } from './thread-row';
 
 /** A statement with its bound parameters ($1, $2, ...). */
