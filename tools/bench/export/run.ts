@@ -10,6 +10,10 @@
 // so it includes dispatch, every worker's StreamRuns reads, Parquet encoding, multipart uploads, size checks and
 // progress reports. The reference times only DuckDB's Parquet writer: the exported rows are first loaded into a
 // DuckDB table (not timed), then COPY writes them with the same codec and as many threads as a worker's DuckDB.
+// The floor (the worker's own encoder: DuckDB's COPY of read_ndjson on the rows staged as the worker stages them, in
+// one file) moves with the machine's load, so it runs in the export's window: --reps rounds, half before the export
+// phases and half after, each at 1 thread, the worker's DuckDB threads and the CPUs'; the tables give medians. Its CPU
+// is this process's threads but the main one (DuckDB runs on libuv's pool and its own threads).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -191,15 +195,41 @@ interface References {
   stream: { rows: number; seconds: number; tracingCpuSeconds: number; postgresCpuSeconds: number };
   /**
    * The floor: the worker's own encoder (DuckDB `COPY (SELECT ... FROM read_ndjson(stage)) TO parquet`, the worker's
-   * statement and settings) on one staged file of all rows, with the worker's DuckDB threads and with one thread.
+   * statement and settings) on one staged file of all rows, per DuckDB thread count (1, the worker's, the CPUs').
    */
-  ndjson: { stageSeconds: number; threads: number; seconds: number; bytes: number; cpuSeconds: number; oneThread: { seconds: number; cpuSeconds: number } };
+  ndjson: { stageSeconds: number; floors: Floor[] };
   /** DuckDB's writer alone: COPY of an in-memory table. */
   table: { seconds: number; bytes: number; cpuSeconds: number };
 }
 
-/** DuckDB's COPY of the staged rows into Parquet in a fresh instance set up as the worker's: wall and CPU seconds. */
-async function encodeStaged(stage: { path: string; rows: number; bytes: number; maxLineBytes: number }, compression: Compression, threads: number, scratch: string) {
+/** One COPY of the staged rows: wall seconds, Parquet bytes, and CPU seconds of DuckDB's threads. */
+interface Encoded {
+  seconds: number;
+  bytes: number;
+  cpuSeconds: number;
+}
+
+/** The floor at one thread count: every run (rounds before and after the export phases), and their medians. */
+interface Floor extends Encoded {
+  threads: number;
+  runs: Encoded[];
+}
+
+interface Stage {
+  path: string;
+  rows: number;
+  bytes: number;
+  maxLineBytes: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+/**
+ * DuckDB's COPY of the staged rows into Parquet in a fresh instance set up as the worker's. CPU: this process's
+ * threads but its main one (the COPY runs on libuv's pool and DuckDB's threads; the main thread meanwhile serves the
+ * export service's timers, which are not the encoder's).
+ */
+async function encodeStaged(stage: Stage, compression: Compression, threads: number, scratch: string): Promise<Encoded> {
   const duck = await DuckDBInstance.create(':memory:', {
     threads: String(threads),
     memory_limit: '1GB',
@@ -212,12 +242,12 @@ async function encodeStaged(stage: { path: string; rows: number; bytes: number; 
   try {
     await connection.run(`SET TimeZone = 'UTC'`);
     const sql = copyStatement({ columns: runParquetColumns([], 'v2_beta'), codec: parquetCodec(compression), stagePath: stage.path, outputPath, ...stage });
-    const cpu = process.cpuUsage();
+    const cpu = threadCpu(process.pid);
     const started = performance.now();
     await connection.run(sql);
     const seconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    return { seconds, bytes: statSync(outputPath).size, cpuSeconds: (used.user + used.system) / 1e6 };
+    const used = threadCpuBetween(cpu, threadCpu(process.pid));
+    return { seconds, bytes: statSync(outputPath).size, cpuSeconds: used.total - used.main };
   } finally {
     connection.closeSync();
     duck.closeSync();
@@ -225,27 +255,32 @@ async function encodeStaged(stage: { path: string; rows: number; bytes: number; 
   }
 }
 
-// The same rows, read once more through StreamRuns: first only read (timed), then staged as NDJSON the way the
-// worker stages them (timed apart) and encoded by the worker's DuckDB statement in one file (timed: the floor).
-async function streamAndEncode(tracing: { grpc: string; pid?: number }, postgresCpuNow: () => Map<number, number>, tenantId: string, sessionId: string, days: number, compression: Compression, threads: number, scratch: string) {
+/** One round of the floor: a COPY per thread count, one after the other. */
+async function floorRound(stage: Stage, compression: Compression, threadCounts: number[], scratch: string, into: Map<number, Encoded[]>): Promise<void> {
+  for (const threads of threadCounts) {
+    const encoded = await encodeStaged(stage, compression, threads, scratch);
+    into.set(threads, [...(into.get(threads) ?? []), encoded]);
+  }
+}
+
+function floorsOf(runs: Map<number, Encoded[]>): Floor[] {
+  return [...runs].map(([threads, all]) => ({
+    threads,
+    runs: all,
+    seconds: median(all.map((r) => r.seconds)),
+    bytes: median(all.map((r) => r.bytes)),
+    cpuSeconds: median(all.map((r) => r.cpuSeconds)),
+  }));
+}
+
+// The rows staged as NDJSON the way the worker stages them (read once through StreamRuns, before the export phases, so
+// the floor can run in the same window as the worker: rounds before and after the phases).
+async function stageRows(tracing: { grpc: string }, tenantId: string, sessionId: string, days: number, scratch: string): Promise<{ stage: Stage; stageSeconds: number }> {
   const client = createClient(runsService().Client, tracing.grpc, { token: SECRET });
-  const stagePath = path.join(scratch, 'floor.ndjson');
+  const stage: Stage = { path: path.join(scratch, 'floor.ndjson'), rows: 0, bytes: 0, maxLineBytes: 0 };
   try {
     const source = new GrpcRunSource(client, { deadlineMs: 3_600_000 });
-    const tracingCpu = processCpuSeconds(tracing.pid);
-    const postgresCpu = postgresCpuNow();
-    const started = performance.now();
-    let rows = 0;
-    for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.rows.count;
-    const stream = {
-      rows,
-      seconds: (performance.now() - started) / 1000,
-      tracingCpuSeconds: processCpuSeconds(tracing.pid) - tracingCpu,
-      postgresCpuSeconds: cpuSecondsBetween(postgresCpu, postgresCpuNow()),
-    };
-
-    const stage = { path: stagePath, rows: 0, bytes: 0, maxLineBytes: 0 };
-    const file = await open(stagePath, 'wx');
+    const file = await open(stage.path, 'wx');
     let staging = 0;
     try {
       for await (const page of streamPartitions(source, tenantId, sessionId, days)) {
@@ -259,12 +294,30 @@ async function streamAndEncode(tracing: { grpc: string; pid?: number }, postgres
     } finally {
       await file.close();
     }
-    const floor = await encodeStaged(stage, compression, threads, scratch);
-    const oneThread = threads === 1 ? floor : await encodeStaged(stage, compression, 1, scratch);
-    return { stream, ndjson: { stageSeconds: staging / 1000, threads, ...floor, oneThread: { seconds: oneThread.seconds, cpuSeconds: oneThread.cpuSeconds } } };
+    return { stage, stageSeconds: staging / 1000 };
   } finally {
     client.close();
-    rmSync(stagePath, { force: true });
+  }
+}
+
+// The same rows, read once more through StreamRuns, only read (timed).
+async function streamAlone(tracing: { grpc: string; pid?: number }, postgresCpuNow: () => Map<number, number>, tenantId: string, sessionId: string, days: number): Promise<References['stream']> {
+  const client = createClient(runsService().Client, tracing.grpc, { token: SECRET });
+  try {
+    const source = new GrpcRunSource(client, { deadlineMs: 3_600_000 });
+    const tracingCpu = processCpuSeconds(tracing.pid);
+    const postgresCpu = postgresCpuNow();
+    const started = performance.now();
+    let rows = 0;
+    for await (const page of streamPartitions(source, tenantId, sessionId, days)) rows += page.rows.count;
+    return {
+      rows,
+      seconds: (performance.now() - started) / 1000,
+      tracingCpuSeconds: processCpuSeconds(tracing.pid) - tracingCpu,
+      postgresCpuSeconds: cpuSecondsBetween(postgresCpu, postgresCpuNow()),
+    };
+  } finally {
+    client.close();
   }
 }
 
@@ -310,32 +363,39 @@ async function duckdbReference(dir: string, compression: Compression, threads: n
 
 /**
  * µs of CPU per exported row, per process (from /proc), for each end-to-end phase, beside the floor: DuckDB's own
- * `read_ndjson → parquet` on the same rows (the worker's statement, its threads and one) and DuckDB's writer alone.
- * Targets (issue 20 §3): worker ≤ 1.2 × the floor; the pipeline without the test S3 server ≤ 100 µs.
+ * `read_ndjson → parquet` on the same rows (the worker's statement; 1 thread, the worker's threads, the CPUs') and
+ * DuckDB's writer alone. Targets (issue 20 §3): worker ≤ 1.2 × the floor; the pipeline without the test S3 server ≤ 100 µs.
+ * The ratio in bold is against the floor with the worker's own DuckDB thread count.
  */
-function printCpuPerRow(phases: PhaseResult[], refs: References, runs: number): void {
+function printCpuPerRow(phases: PhaseResult[], refs: References, runs: number, workerThreads: number): void {
   const us = (seconds: number, rows: number) => fmt((seconds * 1e6) / rows, 1);
-  const floorUs = (refs.ndjson.cpuSeconds * 1e6) / runs;
-  const floorOneUs = (refs.ndjson.oneThread.cpuSeconds * 1e6) / runs;
+  const floors = refs.ndjson.floors;
+  const floorUs = (f: Floor) => (f.cpuSeconds * 1e6) / runs;
+  const threadsLabel = (n: number) => `${n} thread${n > 1 ? 's' : ''}${n === workerThreads ? ", the worker's" : ''}`;
   console.log(
     `| µs of CPU per row | worker (all threads) | worker main thread (JS) | worker other threads (DuckDB, fs pool, GC) | tracing | Postgres | ` +
-      `export service | pipeline without s3rver | s3rver | worker / floor (${refs.ndjson.threads} threads; 1 thread) |`,
+      `export service | pipeline without s3rver | s3rver | worker / floor (${floors.map((f) => threadsLabel(f.threads)).join('; ')}) |`,
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of phases) {
     const o = p.otherCpuSeconds;
     const pipeline = p.cpuSeconds + p.tracingCpuSeconds + o.postgres + o.exportService;
     const worker = (p.cpuSeconds * 1e6) / p.rows;
+    const ratios = floors.map((f) => (f.threads === workerThreads ? `**${(worker / floorUs(f)).toFixed(2)}**` : (worker / floorUs(f)).toFixed(2)));
     console.log(
       `| end to end, ${p.label} (${fmt(p.rows / p.seconds)} rows/s) | ${us(p.cpuSeconds, p.rows)} | ${us(p.workerMainCpuSeconds, p.rows)} | ${us(p.cpuSeconds - p.workerMainCpuSeconds, p.rows)} | ` +
         `${us(p.tracingCpuSeconds, p.rows)} | ${us(o.postgres, p.rows)} | ${us(o.exportService, p.rows)} | **${us(pipeline, p.rows)}** | ${us(o.s3, p.rows)} | ` +
-        `**${(worker / floorUs).toFixed(2)}**; ${(worker / floorOneUs).toFixed(2)} |`,
+        `${ratios.join('; ')} |`,
     );
   }
   console.log(`| StreamRuns alone (no worker) | – | – | – | ${us(refs.stream.tracingCpuSeconds, runs)} | ${us(refs.stream.postgresCpuSeconds, runs)} | – | – | – | – |`);
-  console.log(`| floor: DuckDB read_ndjson → parquet, ${refs.ndjson.threads} threads (${fmt(runs / refs.ndjson.seconds)} rows/s) | ${fmt(floorUs, 1)} | – | – | – | – | – | – | – | – |`);
-  console.log(`| floor: DuckDB read_ndjson → parquet, 1 thread (${fmt(runs / refs.ndjson.oneThread.seconds)} rows/s) | ${fmt(floorOneUs, 1)} | – | – | – | – | – | – | – | – |`);
-  console.log(`| DuckDB writer alone: table → parquet, ${refs.ndjson.threads} threads | ${us(refs.table.cpuSeconds, runs)} | – | – | – | – | – | – | – | – |`);
+  for (const f of floors) {
+    const each = f.runs.map((r) => fmt((r.cpuSeconds * 1e6) / runs, 1)).join(', ');
+    console.log(
+      `| floor: DuckDB read_ndjson → parquet, ${threadsLabel(f.threads)} (${fmt(runs / f.seconds)} rows/s; median of ${each}) | ${fmt(floorUs(f), 1)} | – | – | – | – | – | – | – | – |`,
+    );
+  }
+  console.log(`| DuckDB writer alone: table → parquet, ${availableParallelism()} threads | ${us(refs.table.cpuSeconds, runs)} | – | – | – | – | – | – | – | – |`);
 }
 
 /**
@@ -465,6 +525,18 @@ async function main(): Promise<void> {
         `${cpus().length} CPUs, load ${load()}`,
     );
 
+    // The floor (DuckDB's own encoder on the staged rows) moves with the machine's load, so it runs in the same window
+    // as the export phases: --reps rounds, the first half before the phases and the rest after, each a COPY per
+    // thread count (1, the worker's DuckDB threads, and the CPUs'); the tables give the medians.
+    const workerDuckdbThreads = Number(duckdbThreads || concurrency);
+    const floorThreads = [...new Set([1, workerDuckdbThreads, threads])].sort((a, b) => a - b);
+    const { stage, stageSeconds } = await stageRows(tracing, tenantId, sessionId, days, scratchDir);
+    if (stage.rows !== runs) throw new Error(`staged ${stage.rows} rows, ${runs} expected`);
+    const floorRuns = new Map<number, Encoded[]>();
+    const roundsBefore = Math.ceil(reps / 2);
+    for (let round = 0; round < roundsBefore; round++) await floorRound(stage, compression, floorThreads, scratchDir, floorRuns);
+    console.log(`floor: ${roundsBefore} round(s) of DuckDB read_ndjson → parquet (${floorThreads.join(', ')} threads) before the export (load ${load()})`);
+
     const phases: PhaseResult[] = [];
     const workerOptions = {
       queue,
@@ -556,10 +628,14 @@ async function main(): Promise<void> {
       phases.push(result);
     }
 
-    const encoded = await streamAndEncode({ grpc: tracing.grpc, pid: tracing.child.pid }, postgresCpuNow, tenantId, sessionId, days, compression, threads, scratchDir);
-    if (encoded.stream.rows !== runs) throw new Error(`StreamRuns read ${encoded.stream.rows} rows, ${runs} expected`);
+    for (let round = roundsBefore; round < reps; round++) await floorRound(stage, compression, floorThreads, scratchDir, floorRuns);
+    console.log(`floor: ${reps - roundsBefore} round(s) after the export (load ${load()})`);
+    rmSync(stage.path, { force: true });
+    const stream = await streamAlone({ grpc: tracing.grpc, pid: tracing.child.pid }, postgresCpuNow, tenantId, sessionId, days);
+    if (stream.rows !== runs) throw new Error(`StreamRuns read ${stream.rows} rows, ${runs} expected`);
     const refs: References = {
-      ...encoded,
+      stream,
+      ndjson: { stageSeconds, floors: floorsOf(floorRuns) },
       table: await duckdbReference(path.join(s3.directory, BUCKET, 'runs', `export_id=${phases[0].exportId}`), compression, threads, scratchDir, reps),
     };
     console.log('');
@@ -574,15 +650,18 @@ async function main(): Promise<void> {
       line([`end to end, ${p.label}`, p.partitions, fmt(p.rows), p.seconds.toFixed(1), ...rates, ...cpu, fmt(p.peakRssMb)]);
     }
     line(['StreamRuns alone (read only, one stream at a time)', days, fmt(refs.stream.rows), refs.stream.seconds.toFixed(1), fmt(runs / refs.stream.seconds), mbps(sourceBytes, refs.stream.seconds), '–', '–', '–', refs.stream.tracingCpuSeconds.toFixed(1), `${refs.stream.postgresCpuSeconds.toFixed(1)}; –; –`, '–', '–']);
-    line([`DuckDB COPY read_ndjson → parquet (the worker's encoder, one file, ${threads} threads)`, '–', fmt(runs), refs.ndjson.seconds.toFixed(1), fmt(runs / refs.ndjson.seconds), mbps(sourceBytes, refs.ndjson.seconds), mbps(refs.ndjson.bytes, refs.ndjson.seconds), refs.ndjson.cpuSeconds.toFixed(1), fmt(runs / refs.ndjson.cpuSeconds), '–', '–', '–', '–']);
+    for (const f of refs.ndjson.floors) {
+      line([`DuckDB COPY read_ndjson → parquet (the worker's encoder, one file, ${f.threads} thread${f.threads > 1 ? 's' : ''})`, '–', fmt(runs), f.seconds.toFixed(1), fmt(runs / f.seconds), mbps(sourceBytes, f.seconds), mbps(f.bytes, f.seconds), f.cpuSeconds.toFixed(1), fmt(runs / f.cpuSeconds), '–', '–', '–', '–']);
+    }
     line([`DuckDB COPY table → parquet (writer only, ${threads} threads)`, '–', fmt(runs), refs.table.seconds.toFixed(1), fmt(runs / refs.table.seconds), mbps(sourceBytes, refs.table.seconds), mbps(refs.table.bytes, refs.table.seconds), refs.table.cpuSeconds.toFixed(1), fmt(runs / refs.table.cpuSeconds), '–', '–', '–', '–']);
-    console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of ${reps} for the table, one run for NDJSON)`);
+    console.log(`(staging the rows as NDJSON for the encoder line took ${refs.ndjson.stageSeconds.toFixed(1)} s, not counted in it; DuckDB lines are medians of ${reps})`);
     console.log('');
     const one = phases.find((p) => p.workers === 1);
     if (one) {
       const rate = one.rows / one.seconds;
       console.log(`1 worker end to end / DuckDB writer (table → parquet): ${(rate / (runs / refs.table.seconds)).toFixed(2)} (target ≥ 0.50)`);
-      console.log(`1 worker end to end / DuckDB read_ndjson → parquet: ${(rate / (runs / refs.ndjson.seconds)).toFixed(2)}`);
+      const floor = refs.ndjson.floors.find((f) => f.threads === workerDuckdbThreads) as Floor;
+      console.log(`1 worker end to end / DuckDB read_ndjson → parquet (${floor.threads} thread(s)): ${(rate / (runs / floor.seconds)).toFixed(2)}`);
       console.log(`1 worker end to end / StreamRuns alone: ${(rate / (runs / refs.stream.seconds)).toFixed(2)}`);
       for (const p of phases.filter((q) => q.workers > 1)) {
         console.log(
@@ -594,7 +673,7 @@ async function main(): Promise<void> {
     console.log('');
     printScaling(phases);
     console.log('');
-    printCpuPerRow(phases, refs, runs);
+    printCpuPerRow(phases, refs, runs, workerDuckdbThreads);
     console.log(`load at the end: ${load()}`);
   } finally {
     await cleanup();
