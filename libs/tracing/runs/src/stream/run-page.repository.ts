@@ -97,7 +97,11 @@ export class RunPageRepository implements RunPageReader {
   private async copyNdjsonPage(page: RunPageRequest, copy: UnsortedCopySql): Promise<RunPage> {
     const select = buildRunPageCopySql(page);
     const fields = page.maxStoredBytes === undefined ? 3 : 4;
-    const estimate = this.lineBytesPerRun > 0 ? Math.min(MAX_PAGE_ESTIMATE_BYTES, Math.ceil(this.lineBytesPerRun * page.limit)) : FIRST_PAGE_BYTES;
+    // The last page's line bytes per run times the rows asked for, within the page's byte budget (stored bytes are
+    // about line bytes for large runs; the buffer grows if they are not).
+    let estimate = this.lineBytesPerRun > 0 ? Math.ceil(this.lineBytesPerRun * page.limit) : FIRST_PAGE_BYTES;
+    if (page.maxStoredBytes !== undefined) estimate = Math.min(estimate, Math.ceil(page.maxStoredBytes * 1.25));
+    estimate = Math.min(estimate, MAX_PAGE_ESTIMATE_BYTES);
     const writer = new NdjsonPageWriter(estimate, page.limit);
     let storedBytes = 0;
     await copy.copyOut(select, (tuple) => {

@@ -119,6 +119,9 @@ export class NdjsonRunPage implements RunPage {
   }
 }
 
+// A page buffer larger than this and less than half used is copied to its size when the page is done.
+const SHRINK_ABOVE_BYTES = 1024 * 1024;
+
 /** Bytes appended into one buffer that grows as needed. */
 class ByteSink {
   buffer: Buffer;
@@ -203,9 +206,14 @@ export class NdjsonPageWriter {
     this.cursorOffsets.push(cursorBytes.used);
   }
 
-  /** The page; the writer is not used after this. */
+  /**
+   * The page; the writer is not used after this. Its batches are views that keep the whole buffer alive while the
+   * page is sent, so a buffer estimated far too large is copied to the lines' size first.
+   */
   finish(truncated: boolean): NdjsonRunPage {
     const cursors = new ByteCursors(this.cursorBytes.buffer, this.cursorOffsets);
-    return new NdjsonRunPage(this.lines.buffer.subarray(0, this.lines.used), this.lineOffsets, cursors, this.sizes, truncated);
+    const { buffer, used } = this.lines;
+    const bytes = buffer.length > SHRINK_ABOVE_BYTES && used < buffer.length / 2 ? Buffer.from(buffer.subarray(0, used)) : buffer.subarray(0, used);
+    return new NdjsonRunPage(bytes, this.lineOffsets, cursors, this.sizes, truncated);
   }
 }
