@@ -73,7 +73,7 @@ const filterString = (text: string) => JSON.stringify(text);
     await db.prisma.$executeRawUnsafe(
       `UPDATE runs SET inputs = $2::jsonb, error = $3, outputs = NULL, extra = NULL, end_time = NULL, total_cost = NULL WHERE id = $1::uuid`,
       a,
-      JSON.stringify({ q: 'h\u00e9llo "quoted" \\ back\nnew\u0001line 😀 \u2028', n: 0.1, big: 12345678901234567890 }),
+      JSON.stringify({ q: 'h\u00e9llo "quoted" \\ back\nnew\u0001line 😀 \u2028', n: 0.1, big: 9007199254740991 }),
       'q"b\\s/\x01\b\f\n\r\t\x0b\x1f\x7f \u2028 é 😀',
     );
     // Nulls everywhere a column allows one.
