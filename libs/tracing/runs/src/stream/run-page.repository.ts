@@ -37,6 +37,7 @@ function cutByBytes(page: RunPageRequest, count: number, storedBytes: number): b
 // The first NDJSON page's buffer before it has seen any run; later pages start at the size the last one averaged.
 const FIRST_PAGE_BYTES = 1024 * 1024;
 const MAX_PAGE_ESTIMATE_BYTES = 64 * 1024 * 1024;
+const ESTIMATE_HEADROOM = 1.15;
 
 /** The bytes of field `index` of a COPY tuple, read as a big-endian integer (int4 or int8). */
 function integerField(tuple: CopyTuple, index: number): number {
@@ -97,9 +98,10 @@ export class RunPageRepository implements RunPageReader {
   private async copyNdjsonPage(page: RunPageRequest, copy: UnsortedCopySql): Promise<RunPage> {
     const select = buildRunPageCopySql(page);
     const fields = page.maxStoredBytes === undefined ? 3 : 4;
-    // The last page's line bytes per run times the rows asked for, within the page's byte budget (stored bytes are
-    // about line bytes for large runs; the buffer grows if they are not).
-    let estimate = this.lineBytesPerRun > 0 ? Math.ceil(this.lineBytesPerRun * page.limit) : FIRST_PAGE_BYTES;
+    // The last page's line bytes per run times the rows asked for, with room for pages of somewhat larger runs
+    // (growing copies the whole buffer), within the page's byte budget (stored bytes are about line bytes for large
+    // runs; the buffer grows if they are not).
+    let estimate = this.lineBytesPerRun > 0 ? Math.ceil(this.lineBytesPerRun * page.limit * ESTIMATE_HEADROOM) : FIRST_PAGE_BYTES;
     if (page.maxStoredBytes !== undefined) estimate = Math.min(estimate, Math.ceil(page.maxStoredBytes * 1.25));
     estimate = Math.min(estimate, MAX_PAGE_ESTIMATE_BYTES);
     const writer = new NdjsonPageWriter(estimate, page.limit);
