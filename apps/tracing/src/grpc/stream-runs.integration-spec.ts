@@ -5,7 +5,7 @@ import { createTestDatabase, describeWithService, type TestDatabase } from '@pla
 import { InternalError } from '@platform/errors';
 import { openPostgresCopySql, openTracingDatabase, prismaUnsortedSql, type PostgresCopySql, type TracingDatabase } from '@platform/tracing-data-access';
 import { compileFilter } from '@platform/tracing-filter';
-import { RunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
+import { buildRunPageCopySql, RunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
 import { compareCursors, DAY_US, insertRuns, insertProject, startRunsServer, T0_US } from './stream-runs.testing';
 
 const TOTAL = 100_000;
@@ -103,6 +103,26 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
       maxStoredBytes: 16 * 1024 * 1024,
       encoding,
     });
+    expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');
+    expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) >/);
+    expect(plan).not.toMatch(/Sort|Seq Scan/);
+  });
+
+  it('walks the same index range for the NDJSON page COPY reads, its values written in as literals', async () => {
+    const page = {
+      tenantId,
+      sessionId,
+      startUs: T0_US,
+      endUs: T0_US + DAY_US,
+      fields: selectedRunFields([]),
+      filter: chainFilter,
+      after: { startTimeUs: T0_US + 1_000_000n, id: randomUUID() },
+      limit: 5_000,
+      maxStoredBytes: 16 * 1024 * 1024,
+      encoding: 'ndjson' as const,
+    };
+    const rows = await prismaUnsortedSql(db.prisma).query<{ 'QUERY PLAN': string }>(`EXPLAIN ${buildRunPageCopySql(page)}`);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
     expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');
     expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) >/);
     expect(plan).not.toMatch(/Sort|Seq Scan/);
