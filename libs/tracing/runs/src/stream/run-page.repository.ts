@@ -61,6 +61,8 @@ function integerField(tuple: CopyTuple, index: number): number {
 export class RunPageRepository implements RunPageReader {
   /** Line bytes per run of the last NDJSON page read by COPY: the next page's buffer is sized from it. */
   private lineBytesPerRun = 0;
+  /** And its line bytes per stored byte (TOAST may compress what the lines spell out). */
+  private lineBytesPerStoredByte = 0;
 
   constructor(
     private readonly sql: SqlQuery,
@@ -98,12 +100,15 @@ export class RunPageRepository implements RunPageReader {
   private async copyNdjsonPage(page: RunPageRequest, copy: UnsortedCopySql): Promise<RunPage> {
     const select = buildRunPageCopySql(page);
     const fields = page.maxStoredBytes === undefined ? 3 : 4;
-    // The last page's line bytes per run times the rows asked for, with room for pages of somewhat larger runs
-    // (growing copies the whole buffer), within the page's byte budget (stored bytes are about line bytes for large
-    // runs; the buffer grows if they are not).
-    let estimate = this.lineBytesPerRun > 0 ? Math.ceil(this.lineBytesPerRun * page.limit * ESTIMATE_HEADROOM) : FIRST_PAGE_BYTES;
-    if (page.maxStoredBytes !== undefined) estimate = Math.min(estimate, Math.ceil(page.maxStoredBytes * 1.25));
-    estimate = Math.min(estimate, MAX_PAGE_ESTIMATE_BYTES);
+    // The page's lines as the last page measured them: per run, times the rows asked for, and per stored byte, times
+    // the byte budget (whichever stops the page first), with room for pages of somewhat larger runs, since growing
+    // copies the whole buffer.
+    let estimate = FIRST_PAGE_BYTES;
+    if (this.lineBytesPerRun > 0) {
+      estimate = this.lineBytesPerRun * page.limit;
+      if (page.maxStoredBytes !== undefined && this.lineBytesPerStoredByte > 0) estimate = Math.min(estimate, this.lineBytesPerStoredByte * page.maxStoredBytes);
+      estimate = Math.min(MAX_PAGE_ESTIMATE_BYTES, Math.ceil(estimate * ESTIMATE_HEADROOM));
+    }
     const writer = new NdjsonPageWriter(estimate, page.limit);
     let storedBytes = 0;
     await copy.copyOut(select, (tuple) => {
@@ -114,6 +119,7 @@ export class RunPageRepository implements RunPageReader {
       if (fields === 4) storedBytes += integerField(tuple, 3);
     });
     if (writer.count > 0) this.lineBytesPerRun = writer.bytes / writer.count;
+    if (storedBytes > 0) this.lineBytesPerStoredByte = writer.bytes / storedBytes;
     return writer.finish(cutByBytes(page, writer.count, storedBytes));
   }
 
