@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     report(`gRPC, ${SMALL_FIELDS.length + 2} fields, filter ${FILTER}`, llm);
     report('stream query only (no gRPC), all fields', await measure(streamRunBatches(deps, query)));
     report('stream query only (no gRPC), all fields, NDJSON', await measure(streamRunBatches(deps, { ...query, encoding: 'ndjson' })));
-    report('stream query only (no gRPC), all fields, NDJSON by COPY', await measure(streamRunBatches(copyDeps, { ...query, encoding: 'ndjson' })));
+    report('stream query only (no gRPC), NDJSON by COPY', await measure(streamRunBatches(copyDeps, { ...query, encoding: 'ndjson' })));
     const plan = await deps.runs.explain({ ...query, filter: undefined, fields: selectedRunFields([]), limit: batchSize });
     console.log(`page plan: ${plan.split('\n')[1]?.trim()}`);
   } finally {
