@@ -4,7 +4,7 @@ import { runsService } from '@platform/contracts';
 import { startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository } from '@platform/tracing-data-access';
+import { openPostgresCopySql, openTracingDatabase, prismaIngestSql, TracingProjectsRepository } from '@platform/tracing-data-access';
 import {
   AttachmentLinks,
   IngestRuns,
@@ -43,7 +43,11 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
     const runs = new RunsRepository(ingestSql);
     const ingest = new IngestRuns(projects, runs, { maxConcurrentWrites: config.INGEST_CONCURRENCY });
 
-    // `tracing.v1.Runs/StreamRuns`: what exporters read runs through.
+    // `tracing.v1.Runs/StreamRuns`: what exporters read runs through. On Postgres its NDJSON pages are read by binary
+    // COPY on a pool of their own, as bytes (no JS string per run); on PGlite through Prisma.
+    const copy = config.DATABASE_URL
+      ? await lifecycle.use('stream-database', openPostgresCopySql(config.DATABASE_URL), (c) => c.close())
+      : undefined;
     const grpc = await lifecycle.use(
       'grpc',
       startGrpcServer({
@@ -51,7 +55,7 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
         port: config.GRPC_PORT,
         logger,
         auth: { token: config.INTERNAL_SECRET },
-        services: [runsService().implement(runsHandlers({ prisma: db.prisma }))],
+        services: [runsService().implement(runsHandlers({ prisma: db.prisma, copy }))],
       }),
       (g) => g.shutdown(),
     );

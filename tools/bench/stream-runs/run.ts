@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { StreamRunsRequest } from '@platform/contracts';
 import { createScratchPostgresDatabase } from '@platform/prisma';
-import { openTracingDatabase, prismaUnsortedSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
+import { openPostgresCopySql, openTracingDatabase, prismaUnsortedSql, TracingProjectsRepository, type PostgresCopySql, type TracingDatabase } from '@platform/tracing-data-access';
 import { RunPageRepository, selectedRunFields, streamRunBatches, type RunStreamQuery } from '@platform/tracing-runs';
 import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from '../../../apps/tracing/src/grpc/stream-runs.testing';
 import { intOption } from '../options';
@@ -60,6 +60,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void scratch.drop().finally(() => process.exit(130)));
   let db: TracingDatabase | undefined;
   let server: Awaited<ReturnType<typeof startRunsServer>> | undefined;
+  let copyServer: Awaited<ReturnType<typeof startRunsServer>> | undefined;
+  let copy: PostgresCopySql | undefined;
   let client: ReturnType<typeof clientProcess> | undefined;
   try {
     db = await openTracingDatabase({ url: scratch.url, dataDir: 'memory://' });
@@ -69,6 +71,9 @@ async function main(): Promise<void> {
     await seed(db, tenantId, sessionId, runs);
 
     server = await startRunsServer(db.prisma);
+    // As the tracing service serves on Postgres: NDJSON pages by binary COPY.
+    copy = openPostgresCopySql(scratch.url);
+    copyServer = await startRunsServer(db.prisma, { copy });
     client = clientProcess();
     const address = `127.0.0.1:${server.port}`;
     const request: StreamRunsRequest = {
@@ -80,20 +85,26 @@ async function main(): Promise<void> {
     };
     const query: RunStreamQuery = { tenantId, sessionId, startUs: T0_US, endUs: T0_US + DAY_US, fields: [], batchSize };
     const deps = { runs: new RunPageRepository(prismaUnsortedSql(db.prisma)), projects: new TracingProjectsRepository(db.prisma) };
+    const copyDeps = { ...deps, runs: new RunPageRepository(prismaUnsortedSql(db.prisma), copy) };
+    const copyAddress = `127.0.0.1:${copyServer.port}`;
 
     console.log(`StreamRuns: ${runs.toLocaleString('en-US')} runs, batch_size ${batchSize}, gRPC on ${address}, client in a child process`);
     await client.read({ address, request }); // warm-up: JIT, page cache
     report('gRPC, all 29 fields', await client.read({ address, request }));
     report('gRPC, all 29 fields, NDJSON', await client.read({ address, request: { ...request, encoding: 'RUN_ENCODING_NDJSON' } }));
+    report('gRPC, all 29 fields, NDJSON, pages by COPY', await client.read({ address: copyAddress, request: { ...request, encoding: 'RUN_ENCODING_NDJSON' } }));
     report(`gRPC, ${SMALL_FIELDS.length + 2} fields (no inputs/outputs/extra/events)`, await client.read({ address, request: { ...request, fields: SMALL_FIELDS } }));
     const llm = await client.read({ address, request: { ...request, fields: SMALL_FIELDS, filter: FILTER } });
     report(`gRPC, ${SMALL_FIELDS.length + 2} fields, filter ${FILTER}`, llm);
     report('stream query only (no gRPC), all fields', await measure(streamRunBatches(deps, query)));
     report('stream query only (no gRPC), all fields, NDJSON', await measure(streamRunBatches(deps, { ...query, encoding: 'ndjson' })));
+    report('stream query only (no gRPC), NDJSON by COPY', await measure(streamRunBatches(copyDeps, { ...query, encoding: 'ndjson' })));
     const plan = await deps.runs.explain({ ...query, filter: undefined, fields: selectedRunFields([]), limit: batchSize });
     console.log(`page plan: ${plan.split('\n')[1]?.trim()}`);
   } finally {
     client?.close();
+    await copyServer?.close();
+    await copy?.close();
     await server?.close();
     await db?.close();
     await scratch.drop();

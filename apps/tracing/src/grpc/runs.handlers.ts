@@ -1,11 +1,13 @@
 import type { RunsHandlers, StreamRunsRequest__Output } from '@platform/contracts';
 import { serverStream } from '@platform/grpc';
-import { prismaUnsortedSql, TracingProjectsRepository, type PrismaClient } from '@platform/tracing-data-access';
+import { prismaUnsortedSql, TracingProjectsRepository, type PrismaClient, type UnsortedCopySql } from '@platform/tracing-data-access';
 import { RunPageRepository, streamRunBatches, type StreamRunsDeps } from '@platform/tracing-runs';
 import { parseStreamRunsRequest } from './stream-runs.request';
 
 export interface RunsHandlersDeps {
   prisma: PrismaClient;
+  /** On Postgres: NDJSON pages are read by binary COPY here (`openPostgresCopySql`); without it, through Prisma. */
+  copy?: UnsortedCopySql;
   /** Approximate bytes per RunBatch message; default just under 4 MiB. */
   maxBatchBytes?: number;
 }
@@ -13,7 +15,7 @@ export interface RunsHandlersDeps {
 /** `tracing.v1.Runs`: StreamRuns validates the request, then streams keyset pages with back-pressure. */
 export function runsHandlers(deps: RunsHandlersDeps): RunsHandlers {
   const stream: StreamRunsDeps = {
-    runs: new RunPageRepository(prismaUnsortedSql(deps.prisma)),
+    runs: new RunPageRepository(prismaUnsortedSql(deps.prisma), deps.copy),
     projects: new TracingProjectsRepository(deps.prisma),
   };
   return {

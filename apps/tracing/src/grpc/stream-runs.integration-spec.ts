@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { RunCursor__Output, RunsClient, StreamRunsRequest } from '@platform/contracts';
 import { readStream } from '@platform/grpc';
 import { createTestDatabase, describeWithService, type TestDatabase } from '@platform/testing';
-import { openTracingDatabase, prismaUnsortedSql, type TracingDatabase } from '@platform/tracing-data-access';
+import { InternalError } from '@platform/errors';
+import { openPostgresCopySql, openTracingDatabase, prismaUnsortedSql, type PostgresCopySql, type TracingDatabase } from '@platform/tracing-data-access';
 import { compileFilter } from '@platform/tracing-filter';
-import { RunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
+import { buildRunPageCopySql, RunPageRepository, RUN_PAGE_FILTER_FIRST_PARAM, selectedRunFields } from '@platform/tracing-runs';
 import { compareCursors, DAY_US, insertRuns, insertProject, startRunsServer, T0_US } from './stream-runs.testing';
 
 const TOTAL = 100_000;
@@ -16,6 +17,9 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
   let db: TracingDatabase;
   let server: Awaited<ReturnType<typeof startRunsServer>>;
   let client: RunsClient;
+  // The service's own wiring on Postgres: NDJSON pages by binary COPY on a pool of their own.
+  let copy: PostgresCopySql;
+  let copyServer: Awaited<ReturnType<typeof startRunsServer>>;
   const tenantId = randomUUID();
   const sessionId = randomUUID();
   const request: StreamRunsRequest = {
@@ -43,9 +47,13 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
     await db.prisma.$executeRawUnsafe('ANALYZE runs');
     server = await startRunsServer(db.prisma);
     client = server.client;
+    copy = openPostgresCopySql(testDb.url!, { poolSize: 2 });
+    copyServer = await startRunsServer(db.prisma, { copy });
   });
 
   afterAll(async () => {
+    await copyServer?.close();
+    await copy?.close();
     await server?.close();
     await db?.close();
     await testDb?.drop();
@@ -95,6 +103,26 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
       maxStoredBytes: 16 * 1024 * 1024,
       encoding,
     });
+    expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');
+    expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) >/);
+    expect(plan).not.toMatch(/Sort|Seq Scan/);
+  });
+
+  it('walks the same index range for the NDJSON page COPY reads, its values written in as literals', async () => {
+    const page = {
+      tenantId,
+      sessionId,
+      startUs: T0_US,
+      endUs: T0_US + DAY_US,
+      fields: selectedRunFields([]),
+      filter: chainFilter,
+      after: { startTimeUs: T0_US + 1_000_000n, id: randomUUID() },
+      limit: 5_000,
+      maxStoredBytes: 16 * 1024 * 1024,
+      encoding: 'ndjson' as const,
+    };
+    const rows = await prismaUnsortedSql(db.prisma).query<{ 'QUERY PLAN': string }>(`EXPLAIN ${buildRunPageCopySql(page)}`);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
     expect(plan).toContain('Index Scan using runs_tenant_id_session_id_start_time_id_idx');
     expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) >/);
     expect(plan).not.toMatch(/Sort|Seq Scan/);
@@ -165,5 +193,35 @@ describeWithService('DATABASE_URL', 'StreamRuns on Postgres')('tracing.v1.Runs/S
     expect(before.ids).toHaveLength(TOTAL + ahead);
     expect(new Set(before.ids).size).toBe(before.ids.length);
     expectStrictlyOrdered(before.cursors);
+  });
+
+  describe('NDJSON pages by binary COPY (the service on Postgres)', () => {
+    // 10k runs: the first 500 start times of the window.
+    const ndjson: StreamRunsRequest = { ...request, end_time: (T0_US + 500n * BigInt(STEP_US)).toString(), fields: [], encoding: 'RUN_ENCODING_NDJSON' };
+    async function batchesOf(c: RunsClient, req: StreamRunsRequest) {
+      const batches = [];
+      for await (const batch of readStream(c, 'StreamRuns', req, { deadlineMs: 60_000 })) {
+        batches.push({ ...batch.ndjson!, lines: Buffer.from(batch.ndjson!.lines).toString('hex'), cursor: batch.cursor });
+      }
+      return batches;
+    }
+
+    it.each([
+      ['every field', {}],
+      ['a filter with quotes and backslashes, resumed from a cursor', { filter: `or(eq(name, "run-7"), like(name, "run-1%"), eq(name, ${JSON.stringify(`it's \\ "x"`)}))`, cursor: { start_time: (T0_US + 3n * BigInt(STEP_US)).toString(), id: randomUUID() }, batch_size: 333 }],
+    ])('sends the same batches as the query through Prisma, byte for byte: %s', async (_, extra) => {
+      const req = { ...ndjson, ...extra };
+      const [expected, actual] = await Promise.all([batchesOf(client, req), batchesOf(copyServer.client, req)]);
+      expect(actual.length).toBeGreaterThan(1);
+      expect(actual.reduce((n, b) => n + Number(b.count), 0)).toBeGreaterThan(1000);
+      expect(actual).toEqual(expected);
+    });
+
+    it('fails a stream whose page query fails with the same opaque INTERNAL as the query through Prisma', async () => {
+      // A LIKE pattern ending in its escape character passes the filter's checks and fails in Postgres.
+      const req = { ...ndjson, filter: 'like(name, "run\\\\")' };
+      await expect(batchesOf(client, req)).rejects.toThrow(new InternalError('Internal error'));
+      await expect(batchesOf(copyServer.client, req)).rejects.toThrow(new InternalError('Internal error'));
+    });
   });
 });

@@ -1,7 +1,7 @@
 // Test and benchmark support for StreamRuns: the data fixtures of the tracing database, and a served client.
 import { runsService } from '@platform/contracts';
 import { createClient, startGrpcServer } from '@platform/grpc';
-import type { PrismaClient } from '@platform/tracing-data-access';
+import type { PrismaClient, UnsortedCopySql } from '@platform/tracing-data-access';
 import { runsHandlers } from './runs.handlers';
 
 export * from '@platform/tracing-data-access/testing';
@@ -13,10 +13,10 @@ export function compareCursors(a: { start_time: string; id: string }, b: { start
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** A real gRPC server on loopback serving `runsHandlers`, and a client of it. */
-export async function startRunsServer(prisma: PrismaClient, options: { deadlineMs?: number } = {}) {
+/** A real gRPC server on loopback serving `runsHandlers`, and a client of it; with `copy`, NDJSON pages by binary COPY. */
+export async function startRunsServer(prisma: PrismaClient, options: { deadlineMs?: number; copy?: UnsortedCopySql } = {}) {
   const service = runsService();
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [service.implement(runsHandlers({ prisma }))] });
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [service.implement(runsHandlers({ prisma, copy: options.copy }))] });
   const client = createClient(service.Client, `127.0.0.1:${server.port}`, { defaultDeadlineMs: options.deadlineMs ?? 60_000 });
   return {
     client,

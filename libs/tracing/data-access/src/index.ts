@@ -8,3 +8,5 @@ export * from './tracing-project';
 export * from './tracing-projects.repository';
 // Raw SQL through the client, for the runs lib's SQL (ingestion, `POST /runs/query`, StreamRuns pages).
 export * from './raw-sql';
+// StreamRuns' NDJSON pages on Postgres: a binary COPY whose tuples arrive as bytes.
+export * from './binary-copy';

@@ -1,6 +1,7 @@
 import { microsToIso, type ExportableRunField } from '@platform/contracts';
 import { RUN_STREAM_COLUMNS } from './run-stream-columns';
 import type { RunStreamCursor, RunStreamEncoding } from './run-stream.types';
+import { inlineSqlParams } from './sql-literals';
 
 /** A compiled filter: a boolean SQL expression over alias `r` with its bound values. */
 export interface CompiledRunFilter {
@@ -101,4 +102,33 @@ export function buildRunPageSql(page: RunPageRequest): { sql: string; params: un
     return { sql: `SELECT ${cursor}, row_to_json(line)::text AS line${bytes} FROM ${source} CROSS JOIN LATERAL (SELECT ${columns}) line ${tail}`, params };
   }
   return { sql: `SELECT ${columns}${bytes} FROM ${source} ${tail}`, params };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkedUuid(value: string, name: string): string {
+  if (!UUID.test(value)) throw new Error(`${name} must be a UUID`);
+  return value;
+}
+
+function checkedCount(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}
+
+/**
+ * The `ndjson` page's SELECT with its values written in as literals, for `COPY (...) TO STDOUT (FORMAT binary)`,
+ * which takes no bind parameters: the same statement as {@link buildRunPageSql}'s, value for value. The page's own
+ * values are checked first (ids are UUIDs, limits are integers; times are written by `microsToIso`), and every value,
+ * the filter's included, becomes a quoted literal (`inlineSqlParams`).
+ */
+export function buildRunPageCopySql(page: RunPageRequest): string {
+  if (page.encoding !== 'ndjson') throw new Error('Only an ndjson page is read by COPY');
+  checkedUuid(page.tenantId, 'tenantId');
+  checkedUuid(page.sessionId, 'sessionId');
+  if (page.after) checkedUuid(page.after.id, 'after.id');
+  checkedCount(page.limit, 'limit');
+  if (page.maxStoredBytes !== undefined) checkedCount(page.maxStoredBytes, 'maxStoredBytes');
+  const { sql, params } = buildRunPageSql(page);
+  return inlineSqlParams(sql, params);
 }
