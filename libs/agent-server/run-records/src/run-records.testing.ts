@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { openAgentServerDatabase, type AgentServerDatabase } from '@platform/agent-server-data-access';
-import { createScratchPostgresDatabase } from '@platform/prisma';
+import type { AgentServerDatabase } from '@platform/agent-server-data-access';
+import { openTestAgentServerDatabase, type TestAgentServerDatabase } from '@platform/agent-server-data-access/testing';
 import type { RunKwargs } from './run';
 import { insertRun, type NewRun } from './run-create.sql';
 import { uuid7 } from './uuid7';
@@ -13,20 +13,7 @@ export function testPostgresUrl(): string | undefined {
 }
 
 /** A migrated agent-server database of the test's own (a scratch Postgres database with DATABASE_URL, else in-memory PGlite). */
-export async function openRunsTestDatabase(): Promise<{ db: AgentServerDatabase; url?: string; close(): Promise<void> }> {
-  const adminUrl = testPostgresUrl();
-  const scratch = adminUrl ? await createScratchPostgresDatabase(adminUrl) : undefined;
-  const db = await openAgentServerDatabase({ url: scratch?.url, dataDir: 'memory://' });
-  await db.migrate();
-  return {
-    db,
-    url: scratch?.url,
-    close: async () => {
-      await db.close();
-      await scratch?.drop();
-    },
-  };
-}
+export const openRunsTestDatabase: () => Promise<TestAgentServerDatabase> = openTestAgentServerDatabase;
 
 export const testKwargs = (input: unknown = null): RunKwargs => ({
   input,
