@@ -92,6 +92,15 @@ describe('proxied routes before express (in-memory PGlite, the gateway app)', ()
     expect(recorded).toMatch(/_count\{service="gateway",method="GET",route="\/api\/v1\/runs\/\*",status="200"\} 1/);
   });
 
+  it("logs a proxied request whose upstream path is a probe's (GET /deployments/{id}/ok), not the gateway's own probes", async () => {
+    lines.length = 0;
+    await request(gateway).get('/deployments/known/ok').set(key()).set('x-request-id', 'req-probe').expect(200, { url: '/ok' });
+    await request(gateway).get('/ok').expect(200);
+    expect(lines.map(({ msg, request_id, path, status }) => ({ msg, request_id, path, status }))).toEqual([
+      { msg: 'request', request_id: 'req-probe', path: '/deployments/known/ok', status: 200 },
+    ]);
+  });
+
   it('answers errors on both paths with the same {"detail"} body', async () => {
     const fast = await request(gateway).get('/v2/things').expect(401);
     const slow = await request(gateway).get('/api/v1/runs').expect(401);

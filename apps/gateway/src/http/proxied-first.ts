@@ -10,6 +10,7 @@ import { SERVICE_DOCS } from './docs.routes';
  * each service's API description (`/v2/docs` lies inside the control plane's proxied prefix).
  */
 const PROBES = new Set(['/ok', '/ready', '/metrics']);
+const NO_QUIET_PATHS: ReadonlySet<string> = new Set();
 const OWN_PREFIXES = ['/api/v1', '/internal/v1', ...SERVICE_DOCS.flatMap(({ prefix }) => [`${prefix}/docs`, `${prefix}/openapi.json`].map((p) => p.toLowerCase()))];
 
 /**
@@ -45,7 +46,9 @@ export type GatewayListener = RequestListener & { express: Express };
 
 export function proxiedFirst(options: ProxiedFirstOptions): GatewayListener {
   const { app } = options;
-  const [setRequestId, logAccess, setBodyLimit] = [requestId(options.logger), accessLog(options.metrics, PROBES, options.logger), bodyLimits(options.bodyLimits)];
+  // Every request here is proxied, none is one of the gateway's own probes (those go to express): each gets its line,
+  // `GET /deployments/{id}/ok` included (the quiet-path check would see the upstream's `/ok` after the rewrite).
+  const [setRequestId, logAccess, setBodyLimit] = [requestId(options.logger), accessLog(options.metrics, NO_QUIET_PATHS, options.logger), bodyLimits(options.bodyLimits)];
   // After the answer has begun, express's final handler logs the error (outside `test`) and cuts the connection.
   const fail = (err: unknown, req: Request, res: Response) =>
     errorHandler(err, req, res, () => {

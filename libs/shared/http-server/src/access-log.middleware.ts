@@ -3,7 +3,7 @@ import { withoutRedaction, type Logger } from '@platform/logging';
 import type { ServiceMetrics } from './metrics';
 
 /** Logs each request when it ends and records its duration under the matched route, not the raw path. */
-export function accessLog(metrics: ServiceMetrics, quietPaths: Set<string>, logger: Logger): RequestHandler {
+export function accessLog(metrics: ServiceMetrics, quietPaths: ReadonlySet<string>, logger: Logger): RequestHandler {
   // The line's fields are primitives and hold no secret (the path is logged as the client sent it, which redaction
   // never looked into), so it skips pino's redaction pass: half the cost of a line written on every request.
   const lines = withoutRedaction(logger);
