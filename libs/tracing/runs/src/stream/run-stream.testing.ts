@@ -1,20 +1,14 @@
 // Test support for the stream specs: set-based inserts of runs through raw SQL (runs of a given type, with or without
 // their create half), beside the tracing database's own fixtures.
 import type { PrismaClient } from '@platform/tracing-data-access';
-import { T0_US } from '@platform/tracing-data-access/testing';
+import { T0_US, type RunsToInsert as DataRunsToInsert } from '@platform/tracing-data-access/testing';
 
 export { insertProject, T0_US } from '@platform/tracing-data-access/testing';
 
 type SqlClient = Pick<PrismaClient, '$executeRawUnsafe'>;
 
-export interface RunsToInsert {
-  tenantId: string;
-  sessionId: string;
-  count: number;
-  /** Start time of row 0, epoch µs; row i starts at firstUs + floor(i / perTimestamp) * stepUs. */
-  firstUs?: bigint;
-  stepUs?: number;
-  perTimestamp?: number;
+/** The rows of the tracing database's `insertRuns`, all of one run type and with or without their create half. */
+export interface RunsToInsert extends Omit<DataRunsToInsert, 'payloadChars'> {
   runType?: string;
   hasCreate?: boolean;
 }
