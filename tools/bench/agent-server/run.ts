@@ -3,6 +3,7 @@
 // graph (./graph/echo.graph.ts): sequential `runs.wait` latency (p50/p95) and runs/s with 50 concurrent clients.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/agent-server/run.ts [--sequential=200] [--concurrent-runs=2000] [--concurrency=50] [--replicas=1]
 //     [--client-processes=1] [--no-reference] [--baseline=<checkout>] [--rounds=1] [--floor-runs=1000] [--node-flags=<flags>] [--durable-floor]
+//     [--warmup=1500] [--source] [--baseline-from-source]
 // `--replicas=N` runs N replicas of this server on the one database (as a deployment scaled out does), the clients
 // spread over them round-robin. `--client-processes=N` spreads the concurrent clients over N processes (one client
 // process saturates a core at a few hundred runs/s: on a machine with many cores the client must not be the limit);
@@ -13,6 +14,11 @@
 // that round's floor. `--durable-floor`: also the floor of a durable server (./durable-floor.ts: bare node:http, a run
 // row inserted before the graph and ended after it, nothing else), measured in every round beside this server.
 // The reference is installed into ./reference/node_modules on first use (npm ci; registry only, no binaries).
+// This server runs as deployed, from its production bundle (built first by Nx, in the baseline's checkout too;
+// ../service-build.ts says why), or from source through tsx with `--source` (`--baseline-from-source`: the baseline
+// alone, e.g. `--baseline=. --baseline-from-source` to compare the bundle with the source of one checkout). Before the first round every server
+// serves `--warmup` runs, unmeasured, from 50 concurrent clients: what is measured is a server past its JIT warm-up,
+// as one that has been up for a while is, not a fresh process still compiling its hot paths.
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -21,6 +27,7 @@ import { createScratchPostgresDatabase } from '@platform/prisma';
 import { Client as PgClient } from 'pg';
 import { busyPercent, machineCpu, cpuSecondsBetween, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
+import { serviceMode } from '../service-build';
 import { freePort } from '@platform/http-server';
 import { gatewayHeaders, startAgentServer, startReferenceServer, stop, waitForOk, type StartedServer } from './servers';
 import { waitAll, waitOnce } from './wait-once';
@@ -47,9 +54,10 @@ async function startReference(): Promise<Target> {
 
 // --node-flags=<flags, space-separated>: V8/Node flags for this server's processes (not the baseline's).
 const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
+const BASELINE_MODE = process.argv.includes('--baseline-from-source') ? 'source' : serviceMode();
 
 const startReplica = (databaseUrl: string, root?: string) =>
-  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root, nodeFlags: root ? [] : NODE_FLAGS });
+  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root, nodeFlags: root ? [] : NODE_FLAGS, mode: root ? BASELINE_MODE : serviceMode() });
 
 async function startOurs(databaseUrl: string, replicas: number, baseline?: string): Promise<Target> {
   const database = new URL(databaseUrl).pathname.slice(1);
@@ -64,7 +72,8 @@ async function startOurs(databaseUrl: string, replicas: number, baseline?: strin
   let next = 0;
   // The server admits only gateway-signed requests; a signature is valid for 5 minutes, so each client signs anew.
   const client = () => new Client({ apiUrl: started[next++ % started.length].url, defaultHeaders: gatewayHeaders(SECRET) });
-  const name = `${baseline ? 'baseline' : 'this server'} (Postgres${replicas === 1 ? '' : `, ${replicas} replicas`})`;
+  const from = (baseline ? BASELINE_MODE : serviceMode()) === 'source' ? ', source' : '';
+  const name = `${baseline ? 'baseline' : 'this server'} (Postgres${from}${replicas === 1 ? '' : `, ${replicas} replicas`})`;
   return { name, children: started.map((s) => s.child), urls: started.map((s) => s.url), secret: SECRET, client, database };
 }
 
@@ -213,6 +222,8 @@ async function main(): Promise<void> {
   const baseline = option('baseline', '');
   const withReference = !process.argv.includes('--no-reference');
   const durableFloor = process.argv.includes('--durable-floor');
+  const warmup = Number(option('warmup', '1500'));
+  if (!Number.isInteger(warmup) || warmup < 0) throw new Error('--warmup must be a whole number of runs');
   const scratches = [await createScratchPostgresDatabase(adminUrl), ...(baseline ? [await createScratchPostgresDatabase(adminUrl)] : [])];
   if (durableFloor) scratches.push(await createScratchPostgresDatabase(adminUrl));
   const admin = new PgClient({ connectionString: adminUrl });
@@ -225,6 +236,10 @@ async function main(): Promise<void> {
     const ours = [...targets];
     const reference = withReference ? await startReference() : undefined;
     if (reference) targets.push(reference);
+    if (warmup > 0) {
+      console.log(`warming up: ${warmup} runs on each server ...`);
+      for (const target of targets) await inProcessLoad(target, warmup, concurrency).run();
+    }
     const rows: { name: string; result: Result; floor: Floor }[] = [];
     // Each round: the floor (the host's speed moves on a shared machine), then ours and the baseline, one after the
     // other (in alternating order); the reference (latency-bound) once, at the end.
@@ -242,7 +257,10 @@ async function main(): Promise<void> {
       console.log(`measuring ${reference.name} ...`);
       rows.push({ name: reference.name, result: await measure(admin, reference, sequential, concurrentRuns, concurrency, clientProcesses), floor });
     }
-    console.log(`\nsequential runs.wait: ${sequential} runs; concurrent: ${concurrentRuns} runs over ${concurrency} clients\n`);
+    console.log(
+      `\nthis server from its ${serviceMode() === 'built' ? 'production bundle (dist)' : 'source (tsx)'}, after ${warmup} warm-up runs; ` +
+        `sequential runs.wait: ${sequential} runs; concurrent: ${concurrentRuns} runs over ${concurrency} clients\n`,
+    );
     const header = ['p50 ms', 'p95 ms', `runs/s @${concurrency}`, 'server CPU', 'floor', 'above floor', 'client CPU', 'Postgres CPU', 'machine busy'];
     console.log(`${'server'.padEnd(48)}${header.map((h) => h.padStart(13)).join('')}`);
     const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(2)} ms`);

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
+import { serviceCommand, type ServiceMode } from '../service-build';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const REFERENCE_DIR = path.join(__dirname, 'reference');
@@ -85,12 +86,15 @@ export async function startAgentServer(options: {
   root?: string;
   /** Node/V8 flags for the server's process (e.g. `--max-semi-space-size=32`). */
   nodeFlags?: string[];
+  /** Its production bundle (`built`, what is deployed) or its source through tsx (default `source`). */
+  mode?: ServiceMode;
 }): Promise<StartedServer> {
   const root = options.root ?? ROOT;
   const port = await freePort();
   // BENCH_PROFILE=<dir>: a V8 CPU profile of this server's process there, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...profile, ...(options.nodeFlags ?? []), path.join(root, 'apps/agent-server/src/main.ts')], {
+  const { command, args } = serviceCommand(root, 'agent-server', options.mode ?? 'source', [...profile, ...(options.nodeFlags ?? [])]);
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,

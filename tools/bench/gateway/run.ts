@@ -2,9 +2,11 @@
 // database each); `GET /assistants/{id}` and `/ok` of the Agent Server, through the gateway (API key + workspace
 // header) and direct (gateway-signed identity headers), interleaved, with keep-alive clients; req/s, p50, CPU per
 // request of every process from /proc, and the gateway/direct ratios.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy] [--gateways-only] [--paths=assistant,ok]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy] [--gateways-only] [--paths=assistant,ok] [--source]
 // `--baseline=<dir>`: a second gateway from another checkout (e.g. `git archive` of main, node_modules linked), measured
-// interleaved with this one against the same control plane and Agent Server: an A/B in one time window.
+// interleaved with this one against the same control plane and Agent Server: an A/B in one time window. The services
+// run from their production bundles, as deployed (built first by Nx; ../service-build.ts says why), or from source
+// through tsx with `--source`. The bare proxy (./bare-proxy.ts, a script) runs through tsx either way.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { Client as PgClient } from 'pg';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { busyPercent, cpuSecondsBetween, machineCpu, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
+import { serviceMode } from '../service-build';
 import { gatewayHeaders, startAgentServer, stop, type StartedServer } from '../agent-server/servers';
 import { percentile, runLoad } from './load';
 import { registerDeployment, startBareProxy, startControlPlane, startGateway } from './services';
@@ -74,14 +77,14 @@ async function main(): Promise<void> {
   const pg = new PgClient({ connectionString: adminUrl });
   await pg.connect();
   try {
-    const controlPlane = await startControlPlane(databases.controlPlane.url, SECRET);
+    const controlPlane = await startControlPlane(databases.controlPlane.url, SECRET, serviceMode());
     started.push(controlPlane);
-    const agentServer = await startAgentServer({ databaseUrl: databases.agentServer.url, configPath: GRAPH_CONFIG, internalSecret: SECRET, env: { LOG_LEVEL: logLevel } });
+    const agentServer = await startAgentServer({ databaseUrl: databases.agentServer.url, configPath: GRAPH_CONFIG, internalSecret: SECRET, env: { LOG_LEVEL: logLevel }, mode: serviceMode() });
     started.push(agentServer);
 
     const targets: Target[] = [];
     for (const [i, database] of databases.gateways.entries()) {
-      const gateway = await startGateway({ databaseUrl: database.url, internalSecret: SECRET, controlPlane, logLevel, root: i === 1 ? path.resolve(baseline) : undefined });
+      const gateway = await startGateway({ databaseUrl: database.url, internalSecret: SECRET, controlPlane, logLevel, root: i === 1 ? path.resolve(baseline) : undefined, mode: serviceMode() });
       started.push(gateway);
       const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, agentServer.url);
       const headers = () => ({ 'x-api-key': gateway.adminKey, 'x-tenant-id': gateway.workspaceId });

@@ -8,19 +8,13 @@ import { freePort } from '@platform/http-server';
 import { openControlPlaneDatabase } from '@platform/control-plane-data-access';
 import { upsertStaticDeployment } from '../../dev/static-deployment';
 import { waitForOk, type StartedServer } from '../agent-server/servers';
+import { serviceCommand, type ServiceMode } from '../service-build';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-function startService(
-  name: string,
-  main: string,
-  env: Record<string, string>,
-  out: number | 'ignore',
-  root = ROOT,
-  nodeFlags: string[] = [],
-  args: string[] = [],
-): ChildProcess {
-  return spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...nodeFlags, path.join(root, main), ...args], {
+/** A process of the benchmark: a service (`command` from serviceCommand) or a tool script. */
+function startProcess(name: string, { command, args }: { command: string; args: string[] }, env: Record<string, string>, out: number | 'ignore', root = ROOT): ChildProcess {
+  return spawn(command, args, {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', MIGRATE_ON_START: 'true', LANGSMITH_TRACING: 'false', ...env },
     stdio: ['ignore', out, 'inherit'],
@@ -31,11 +25,11 @@ export interface StartedControlPlane extends StartedServer {
   grpcAddress: string;
 }
 
-export async function startControlPlane(databaseUrl: string, internalSecret: string): Promise<StartedControlPlane> {
+export async function startControlPlane(databaseUrl: string, internalSecret: string, mode: ServiceMode): Promise<StartedControlPlane> {
   const [port, grpcPort] = [await freePort(), await freePort()];
-  const child = startService(
+  const child = startProcess(
     'control plane',
-    'apps/control-plane/src/main.ts',
+    serviceCommand(ROOT, 'control-plane', mode),
     { DATABASE_URL: databaseUrl, INTERNAL_SECRET: internalSecret, PORT: String(port), GRPC_PORT: String(grpcPort), LOG_LEVEL: 'warn' },
     'ignore',
   );
@@ -60,15 +54,17 @@ export async function startGateway(options: {
   logLevel: string;
   /** The checkout to run it from (default this one): another commit's, for an A/B run. */
   root?: string;
+  mode: ServiceMode;
 }): Promise<StartedGateway> {
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `bench-gateway-${port}.log`);
   const out = openSync(logFile, 'w');
   // BENCH_PROFILE=<dir>: a V8 CPU profile of the gateway there, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = startService(
+  const root = options.root ?? ROOT;
+  const child = startProcess(
     'gateway',
-    'apps/gateway/src/main.ts',
+    serviceCommand(root, 'gateway', options.mode, profile),
     {
       DATABASE_URL: options.databaseUrl,
       INTERNAL_SECRET: options.internalSecret,
@@ -81,8 +77,7 @@ export async function startGateway(options: {
       LOG_LEVEL: options.logLevel,
     },
     out,
-    options.root,
-    profile,
+    root,
   );
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
@@ -107,7 +102,8 @@ export async function registerDeployment(controlPlaneDatabaseUrl: string, tenant
 /** The bare proxy (./bare-proxy.ts) in front of `upstreamUrl`. */
 export async function startBareProxy(upstreamUrl: string): Promise<StartedServer> {
   const port = await freePort();
-  const child = startService('bare proxy', 'tools/bench/gateway/bare-proxy.ts', {}, 'ignore', ROOT, [], [String(port), upstreamUrl]);
+  const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+  const child = startProcess('bare proxy', { command: tsx, args: [path.join(__dirname, 'bare-proxy.ts'), String(port), upstreamUrl] }, {}, 'ignore');
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(url, child, 'bare proxy');
   return { url, child };
