@@ -24,6 +24,7 @@ export interface DeploymentsTestClient extends grpc.Client {
 export interface RunBatchMessage {
   runs: { id: string; start_time: string; name: string; inputs?: string }[];
   cursor: { start_time: string; id: string } | null;
+  ndjson?: { lines: Buffer; count: number; max_line_bytes: number } | null;
 }
 
 export interface StreamRunsMessage {
