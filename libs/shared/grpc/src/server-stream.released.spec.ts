@@ -1,14 +1,11 @@
 import type { CallContext } from './call-context';
-import { createClient } from './grpc-client';
-import { startGrpcServer, type GrpcServerHandle } from './grpc-server';
 import { serverStream } from './handler-adapters';
 import { readStream } from './read-stream';
-import { runsProto, sleep, type RunBatchMessage, type RunsTestClient, type StreamRunsMessage } from './grpc.testing';
+import { serveStreamRuns, sleep, until, type RunBatchMessage, type RunsTestClient, type StreamRunsMessage } from './grpc.testing';
 
 // Messages that view reused buffers, as StreamRuns' pages do: each buffer is refilled for a later message as soon
 // as `released` reports the message that viewed it, so a release before grpc-js has serialized the message would
 // put a later message's bytes on the wire.
-const proto = runsProto();
 const BYTES = 256 * 1024;
 const BUFFERS = 3;
 const MAX_UNRELEASED = 2;
@@ -50,22 +47,15 @@ function released(message: RunBatchMessage): void {
   wake?.();
 }
 
-let server: GrpcServerHandle;
+let served: Awaited<ReturnType<typeof serveStreamRuns>>;
 let client: RunsTestClient;
 
 beforeAll(async () => {
-  server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    services: [{ definition: proto.definition, handlers: { StreamRuns: serverStream(reusing, { released, maxUnreleased: MAX_UNRELEASED }) } }],
-  });
-  client = createClient(proto.Client, `127.0.0.1:${server.port}`, { defaultDeadlineMs: 20_000 });
+  served = await serveStreamRuns(serverStream(reusing, { released, maxUnreleased: MAX_UNRELEASED }));
+  client = served.client;
 });
 
-afterAll(async () => {
-  client.close();
-  await server.shutdown(1_000);
-});
+afterAll(() => served.stop());
 
 beforeEach(() => {
   Object.assign(state, { yielded: 0, released: 0, maxUnreleased: 0, releasedTwice: 0 });
@@ -73,11 +63,6 @@ beforeEach(() => {
   owner.clear();
   for (let i = 0; i < BUFFERS; i++) free.push(Buffer.alloc(BYTES));
 });
-
-const until = async (condition: () => boolean, ms = 2_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!condition() && Date.now() < end) await sleep(10);
-};
 
 describe('server streaming with released messages', () => {
   it('releases each message once grpc-js is done with it, never while its bytes may still be read', async () => {
