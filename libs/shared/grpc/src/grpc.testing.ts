@@ -1,7 +1,8 @@
 // Test support for this lib's specs: the real protos, typed by hand (this util lib may not import
 // the generated types of @platform/contracts), and a logger that records.
 import type * as grpc from '@grpc/grpc-js';
-import type { ClientConstructor } from './grpc-client';
+import { createClient, type ClientConstructor } from './grpc-client';
+import { startGrpcServer } from './grpc-server';
 import type { GrpcLogger } from './logger';
 import { loadProtoPackage, serviceConstructor } from './proto-files';
 
@@ -24,6 +25,7 @@ export interface DeploymentsTestClient extends grpc.Client {
 export interface RunBatchMessage {
   runs: { id: string; start_time: string; name: string; inputs?: string }[];
   cursor: { start_time: string; id: string } | null;
+  ndjson?: { lines: Buffer; count: number; max_line_bytes: number } | null;
 }
 
 export interface StreamRunsMessage {
@@ -70,3 +72,23 @@ export const aborted = (signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve())));
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `condition` holds, or after `ms`. */
+export const until = async (condition: () => boolean, ms = 2_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!condition() && Date.now() < end) await sleep(10);
+};
+
+/** Serves `tracing.v1.Runs/StreamRuns` with `handler` on a free port, and a client for it (20 s deadline). */
+export async function serveStreamRuns(handler: grpc.UntypedHandleCall): Promise<{ client: RunsTestClient; stop(): Promise<void> }> {
+  const proto = runsProto();
+  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition: proto.definition, handlers: { StreamRuns: handler } }] });
+  const client = createClient(proto.Client, `127.0.0.1:${server.port}`, { defaultDeadlineMs: 20_000 });
+  return {
+    client,
+    stop: async () => {
+      client.close();
+      await server.shutdown(1_000);
+    },
+  };
+}

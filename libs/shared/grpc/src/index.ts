@@ -2,7 +2,7 @@ export { silentLogger, type GrpcLogger } from './logger';
 export { PROTO_LOADER_OPTIONS } from './proto-loader-options';
 export { findProtoDir, loadProtoPackage, serviceConstructor } from './proto-files';
 export type { CallContext } from './call-context';
-export { unary, serverStream } from './handler-adapters';
+export { unary, serverStream, type ServerStreamOptions } from './handler-adapters';
 export {
   startGrpcServer,
   serviceNameOf,

@@ -1,12 +1,9 @@
 import { DeadlineExceededError, InputError } from '@platform/errors';
 import type { CallContext } from './call-context';
-import { createClient } from './grpc-client';
-import { startGrpcServer, type GrpcServerHandle } from './grpc-server';
 import { serverStream } from './handler-adapters';
 import { readStream } from './read-stream';
-import { aborted, runsProto, sleep, type RunBatchMessage, type RunsTestClient, type StreamRunsMessage } from './grpc.testing';
+import { aborted, serveStreamRuns, sleep, until, type RunBatchMessage, type RunsTestClient, type StreamRunsMessage } from './grpc.testing';
 
-const proto = runsProto();
 const TOTAL = 400;
 // Big enough that a few batches fill HTTP/2's flow-control window.
 const payload = JSON.stringify({ text: 'x'.repeat(64 * 1024) });
@@ -35,27 +32,15 @@ async function* streamRuns(req: StreamRunsMessage, ctx: CallContext): AsyncGener
   }
 }
 
-let server: GrpcServerHandle;
+let served: Awaited<ReturnType<typeof serveStreamRuns>>;
 let client: RunsTestClient;
 
 beforeAll(async () => {
-  server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    services: [{ definition: proto.definition, handlers: { StreamRuns: serverStream(streamRuns) } }],
-  });
-  client = createClient(proto.Client, `127.0.0.1:${server.port}`, { defaultDeadlineMs: 20_000 });
+  served = await serveStreamRuns(serverStream(streamRuns));
+  client = served.client;
 });
 
-afterAll(async () => {
-  client.close();
-  await server.shutdown(1_000);
-});
-
-const until = async (condition: () => boolean, ms = 2_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!condition() && Date.now() < end) await sleep(10);
-};
+afterAll(() => served.stop());
 
 describe('server streaming', () => {
   it('delivers every batch in order, with int64 fields as strings', async () => {

@@ -5,9 +5,10 @@ import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/p
 import { compileFilter } from '@platform/tracing-filter';
 import { openTracingDatabase, pgUnsortedCopySql, prismaUnsortedSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
 import { insertProject, insertRuns as insertRealisticRuns, T0_US } from '@platform/tracing-data-access/testing';
+import { PageBufferPool } from './page-buffer-pool';
 import { RunPageRepository } from './run-page.repository';
 import { buildRunPageCopySql, RUN_PAGE_FILTER_FIRST_PARAM, type RunPageRequest } from './run-page.sql';
-import type { RunPage } from './run-pages';
+import { releaseRunBatch, type RunPage } from './run-pages';
 import { selectedRunFields } from './run-stream-columns';
 import type { RunStreamQuery } from './run-stream.types';
 import { quoteSqlString } from './sql-literals';
@@ -296,5 +297,61 @@ const filterString = (text: string) => JSON.stringify(text);
     await iterator.return(undefined);
     expect(await idle()).toEqual({ total: pool.totalCount, idle: pool.totalCount, waiting: 0 });
     expect(await stream(viaCopy, { batchSize: 50 })).toEqual(before);
+  });
+
+  it('gives every page buffer back once its pages and batches are released, also when the stream is left early', async () => {
+    /** A pool that counts its buffers out (taken and not given back). */
+    class CountingPool extends PageBufferPool {
+      out = 0;
+      override take(bytes: number): Buffer {
+        this.out++;
+        return super.take(bytes);
+      }
+      override give(buffer: Buffer): void {
+        this.out--;
+        super.give(buffer);
+      }
+    }
+    const buffers = new CountingPool();
+    const pooled = new RunPageRepository(prismaUnsortedSql(db.prisma), pgUnsortedCopySql(pool), buffers);
+    const deps: StreamRunsDeps = { runs: pooled, projects };
+    const query: RunStreamQuery = { tenantId, sessionId, startUs: T0_US, endUs: T0_US + 10n ** 12n, fields: [], batchSize: 50, maxBatchBytes: 60_000, encoding: 'ndjson' };
+    const expected = await stream(viaPrisma, { batchSize: 50, maxBatchBytes: 60_000 });
+    const hex = (batch: RunBatch) => Buffer.from(batch.ndjson!.lines as Buffer).toString('hex');
+
+    // Every batch released as soon as it is read: a few buffers serve the whole stream, the same bytes as Prisma's.
+    const read: string[] = [];
+    for await (const batch of streamRunBatches(deps, query)) {
+      read.push(hex(batch));
+      releaseRunBatch(batch);
+    }
+    expect(read).toEqual(expected.map((batch) => batch.ndjson!.lines));
+    expect(buffers.out).toBe(0);
+    expect(buffers.size).toBeGreaterThan(0);
+
+    // Batches held (not released) keep their bytes while later pages are written from the pool.
+    const held: { batch: RunBatch; bytes: string }[] = [];
+    for await (const batch of streamRunBatches(deps, query)) held.push({ batch, bytes: hex(batch) });
+    expect(held.map((h) => hex(h.batch))).toEqual(held.map((h) => h.bytes));
+    expect(buffers.out).toBeGreaterThan(0);
+    for (const { batch } of held) releaseRunBatch(batch);
+    expect(buffers.out).toBe(0);
+
+    // Left after one batch, with the next page in flight: the pages' holds end with the stream, the batch's with it.
+    const iterator = streamRunBatches(deps, query)[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    await iterator.return(undefined);
+    releaseRunBatch(first.value as RunBatch);
+    for (let i = 0; i < 250 && buffers.out > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(buffers.out).toBe(0);
+    // Aborted through its signal mid-page.
+    const controller = new AbortController();
+    for await (const batch of streamRunBatches(deps, query, controller.signal)) {
+      releaseRunBatch(batch);
+      controller.abort();
+    }
+    for (let i = 0; i < 250 && buffers.out > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(buffers.out).toBe(0);
+    expect(await idle()).toEqual({ total: pool.totalCount, idle: pool.totalCount, waiting: 0 });
   });
 });

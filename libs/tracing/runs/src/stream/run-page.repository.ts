@@ -1,6 +1,7 @@
 import type { Run } from '@platform/contracts';
 import type { CopyTuple, SqlQuery, UnsortedCopySql } from '@platform/tracing-data-access';
 import { buildRunPageCopySql, buildRunPageSql, type RunPageRequest } from './run-page.sql';
+import { PageBufferPool } from './page-buffer-pool';
 import { MessageRunPage, NdjsonPageWriter, NdjsonRunPage, type NdjsonRunRow, type RunPage } from './run-pages';
 
 /** Reads keyset pages of runs. */
@@ -64,9 +65,14 @@ export class RunPageRepository implements RunPageReader {
   /** And its line bytes per stored byte (TOAST may compress what the lines spell out). */
   private lineBytesPerStoredByte = 0;
 
+  /**
+   * @param buffers the COPY pages' buffers, each reused once its page and the page's batches are released (see
+   * `releaseRunBatch`)
+   */
   constructor(
     private readonly sql: SqlQuery,
     private readonly copy?: UnsortedCopySql,
+    private readonly buffers = new PageBufferPool(),
   ) {}
 
   async readPage(page: RunPageRequest): Promise<RunPage> {
@@ -109,7 +115,7 @@ export class RunPageRepository implements RunPageReader {
       if (page.maxStoredBytes !== undefined && this.lineBytesPerStoredByte > 0) estimate = Math.min(estimate, this.lineBytesPerStoredByte * page.maxStoredBytes);
       estimate = Math.min(MAX_PAGE_ESTIMATE_BYTES, Math.ceil(estimate * ESTIMATE_HEADROOM));
     }
-    const writer = new NdjsonPageWriter(estimate, page.limit);
+    const writer = new NdjsonPageWriter(estimate, page.limit, this.buffers);
     let storedBytes = 0;
     await copy.copyOut(select, (tuple) => {
       const { data, starts, ends } = tuple;

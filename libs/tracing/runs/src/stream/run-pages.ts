@@ -1,4 +1,5 @@
 import type { Run, RunBatch } from '@platform/contracts';
+import { PageLease, type PageBufferPool } from './page-buffer-pool';
 
 /** The position of a run as the proto carries it. */
 export interface ProtoRunCursor {
@@ -16,8 +17,28 @@ export interface RunPage {
   readonly truncated: boolean;
   /** Cursor of the run at `index`. */
   cursorAt(index: number): ProtoRunCursor;
-  /** The batch of runs `[from, to)`, with the cursor of its last run. */
+  /**
+   * The batch of runs `[from, to)`, with the cursor of its last run. A batch may view the page's buffers: they are
+   * reused only once the batch is released ({@link releaseRunBatch}) and the page too.
+   */
   batch(from: number, to: number): RunBatch;
+  /** The reader is done with the page (its batches may still be in use): its own hold on its buffers ends. */
+  release(): void;
+}
+
+// The lease of each batch that views pooled buffers.
+const batchLeases = new WeakMap<RunBatch, PageLease>();
+
+/**
+ * The batch's bytes are no longer read (sent, or dropped): the buffers it views may be reused once the other
+ * batches of its page and the page itself are done too. Once per batch; a batch never released only keeps its
+ * buffers from being reused.
+ */
+export function releaseRunBatch(batch: RunBatch): void {
+  const lease = batchLeases.get(batch);
+  if (!lease) return;
+  batchLeases.delete(batch);
+  lease.release();
 }
 
 /** Runs as proto `Run` messages. */
@@ -39,6 +60,10 @@ export class MessageRunPage implements RunPage {
 
   batch(from: number, to: number): RunBatch {
     return { runs: this.runs.slice(from, to), cursor: this.cursorAt(to - 1) };
+  }
+
+  release(): void {
+    // Nothing pooled.
   }
 }
 
@@ -63,10 +88,13 @@ export interface RunCursors {
  * is copied again. Built from decoded rows (`fromRows`) or from the lines' bytes as they arrive (`NdjsonPageWriter`).
  */
 export class NdjsonRunPage implements RunPage {
+  private released = false;
+
   /**
    * @param bytes the lines, each ended by "\n"
    * @param offsets where each line starts in `bytes`, `count + 1` of them (the last is the end)
    * @param sizes UTF-8 bytes of each line, its newline included
+   * @param lease the hold on pooled buffers that `bytes` and `cursors` view, if they are pooled
    */
   constructor(
     private readonly bytes: Buffer,
@@ -74,6 +102,7 @@ export class NdjsonRunPage implements RunPage {
     private readonly cursors: RunCursors,
     readonly sizes: readonly number[],
     readonly truncated: boolean,
+    private readonly lease?: PageLease,
   ) {}
 
   /**
@@ -112,31 +141,51 @@ export class NdjsonRunPage implements RunPage {
   }
 
   batch(from: number, to: number): RunBatch {
+    if (this.released) throw new Error('ndjson page: batch of a released page');
     let longest = 0;
     for (let i = from; i < to; i++) longest = Math.max(longest, this.sizes[i]);
     const lines = this.bytes.subarray(this.offsets[from], this.offsets[to]);
-    return { ndjson: { lines, count: to - from, max_line_bytes: Math.max(0, longest - 1) }, cursor: this.cursorAt(to - 1) };
+    const batch: RunBatch = { ndjson: { lines, count: to - from, max_line_bytes: Math.max(0, longest - 1) }, cursor: this.cursorAt(to - 1) };
+    if (this.lease) {
+      this.lease.hold();
+      batchLeases.set(batch, this.lease);
+    }
+    return batch;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.lease?.release();
   }
 }
 
 // A page buffer larger than this and less than half used is copied to its size when the page is done.
 const SHRINK_ABOVE_BYTES = 1024 * 1024;
 
-/** Bytes appended into one buffer that grows as needed. */
+/** Bytes appended into one buffer (from `pool` if given) that grows as needed. */
 class ByteSink {
   buffer: Buffer;
   used = 0;
 
-  constructor(capacity: number) {
-    this.buffer = Buffer.allocUnsafe(Math.max(64, capacity));
+  constructor(
+    capacity: number,
+    private readonly pool?: PageBufferPool,
+  ) {
+    this.buffer = this.allocate(Math.max(64, capacity));
   }
 
   reserve(bytes: number): void {
     const needed = this.used + bytes;
     if (needed <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(needed, Math.ceil(this.buffer.length * 1.5)));
+    const grown = this.allocate(Math.max(needed, Math.ceil(this.buffer.length * 1.5)));
     this.buffer.copy(grown, 0, 0, this.used);
+    this.pool?.give(this.buffer); // nothing views it yet
     this.buffer = grown;
+  }
+
+  private allocate(bytes: number): Buffer {
+    return this.pool ? this.pool.take(bytes) : Buffer.allocUnsafe(bytes);
   }
 
   /** Appends a few bytes (a cursor's text): a loop, where `Buffer.copy` would cost more in its call than in copying. */
@@ -168,6 +217,7 @@ class ByteCursors implements RunCursors {
 /**
  * Writes a page of NDJSON runs from the bytes of their cursors and lines as they arrive (a binary COPY), without a
  * JS string per line. Bytes passed in are copied before `add` returns, so they may be views of a reused buffer.
+ * With a pool, the page's buffers come from it and go back when the page and all its batches are released.
  */
 export class NdjsonPageWriter {
   private readonly lines: ByteSink;
@@ -177,9 +227,13 @@ export class NdjsonPageWriter {
   private readonly sizes: number[] = [];
 
   /** @param expectedBytes the page's lines as estimated (the buffer grows past it if needed) */
-  constructor(expectedBytes: number, expectedRuns = 0) {
-    this.lines = new ByteSink(expectedBytes);
-    this.cursorBytes = new ByteSink(Math.max(1024, expectedRuns * 56));
+  constructor(
+    expectedBytes: number,
+    expectedRuns = 0,
+    private readonly pool?: PageBufferPool,
+  ) {
+    this.lines = new ByteSink(expectedBytes, pool);
+    this.cursorBytes = new ByteSink(Math.max(1024, expectedRuns * 56), pool);
   }
 
   get count(): number {
@@ -212,12 +266,18 @@ export class NdjsonPageWriter {
 
   /**
    * The page; the writer is not used after this. Its batches are views that keep the whole buffer alive while the
-   * page is sent, so a buffer estimated far too large is copied to the lines' size first.
+   * page is sent, so an unpooled buffer estimated far too large is copied to the lines' size first (a pooled one
+   * is reused whatever its size).
    */
   finish(truncated: boolean): NdjsonRunPage {
     const cursors = new ByteCursors(this.cursorBytes.buffer, this.cursorOffsets);
     const { buffer, used } = this.lines;
+    if (this.pool) {
+      const lease = new PageLease(this.pool, [buffer, this.cursorBytes.buffer]);
+      return new NdjsonRunPage(buffer.subarray(0, used), this.lineOffsets, cursors, this.sizes, truncated, lease);
+    }
     const bytes = buffer.length > SHRINK_ABOVE_BYTES && used < buffer.length / 2 ? Buffer.from(buffer.subarray(0, used)) : buffer.subarray(0, used);
     return new NdjsonRunPage(bytes, this.lineOffsets, cursors, this.sizes, truncated);
   }
+
 }

@@ -4,7 +4,7 @@ import { compileFilter } from '@platform/tracing-filter';
 import { pageBatches } from './run-batches';
 import { RUN_PAGE_FILTER_FIRST_PARAM, type CompiledRunFilter } from './run-page.sql';
 import type { RunPageReader } from './run-page.repository';
-import type { RunPage } from './run-pages';
+import { releaseRunBatch, type RunPage } from './run-pages';
 import { selectedRunFields } from './run-stream-columns';
 import { DEFAULT_MAX_RUN_BATCH_BYTES, type RunStreamCursor, type RunStreamQuery } from './run-stream.types';
 
@@ -28,6 +28,8 @@ function compileRunFilter(text: string | undefined): CompiledRunFilter | undefin
  * Streams a project's runs in `[startUs, endUs)` in (start_time, id) order as batches in the query's
  * encoding, each with the cursor of its last run, reading keyset pages and prefetching the next page while
  * the current one is sent. Throws InputError for a bad filter, NotFoundError for an unknown project.
+ * A batch may view a pooled buffer: the consumer calls `releaseRunBatch` once it no longer reads the batch's bytes
+ * (a batch never released is left to the GC, its buffer not reused).
  *
  * Each page is its own snapshot and resumes strictly after the previous page's last row, so under
  * concurrent ingestion no row is returned twice and rows that arrive ahead of the read position are
@@ -53,20 +55,32 @@ export async function* streamRunBatches(
   };
 
   let limit = query.batchSize;
-  let pending = read(query.after, limit);
-  while (!signal?.aborted) {
-    const page = await pending;
-    const full = page.count === limit || page.truncated;
-    if (full) {
-      const last = page.cursorAt(page.count - 1);
-      const average = page.sizes.reduce((sum, size) => sum + size, 0) / page.count;
-      limit = Math.max(1, Math.min(query.batchSize, Math.floor((maxBytes * PAGE_BYTES_PER_BATCH_BYTES) / average)));
-      pending = read({ startTimeUs: BigInt(last.start_time), id: last.id }, limit);
+  let pending: Promise<RunPage> | undefined = read(query.after, limit);
+  let page: RunPage | undefined;
+  try {
+    while (pending && !signal?.aborted) {
+      page = await pending;
+      pending = undefined;
+      const full = page.count === limit || page.truncated;
+      if (full) {
+        const last = page.cursorAt(page.count - 1);
+        const average = page.sizes.reduce((sum, size) => sum + size, 0) / page.count;
+        limit = Math.max(1, Math.min(query.batchSize, Math.floor((maxBytes * PAGE_BYTES_PER_BATCH_BYTES) / average)));
+        pending = read({ startTimeUs: BigInt(last.start_time), id: last.id }, limit);
+      }
+      for (const batch of pageBatches(page, query.batchSize, maxBytes)) {
+        if (signal?.aborted) {
+          releaseRunBatch(batch); // made, never yielded
+          return;
+        }
+        yield batch;
+      }
+      page.release();
+      page = undefined;
     }
-    for (const batch of pageBatches(page, query.batchSize, maxBytes)) {
-      if (signal?.aborted) return;
-      yield batch;
-    }
-    if (!full) return;
+  } finally {
+    // The reader's holds on its pages' buffers; the batches it yielded hold theirs until released (releaseRunBatch).
+    page?.release();
+    pending?.then((next) => next.release(), () => undefined);
   }
 }
