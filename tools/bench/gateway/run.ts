@@ -14,7 +14,7 @@ import { Client as PgClient } from 'pg';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { busyPercent, cpuSecondsBetween, machineCpu, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
-import { serviceMode } from '../service-build';
+import { buildApps, serviceMode } from '../service-build';
 import { gatewayHeaders, startAgentServer, stop, type StartedServer } from '../agent-server/servers';
 import { percentile, runLoad } from './load';
 import { registerDeployment, startBareProxy, startControlPlane, startGateway } from './services';
@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   const pg = new PgClient({ connectionString: adminUrl });
   await pg.connect();
   try {
+    // The three bundles in one Nx run (in parallel), rather than one run as each service starts.
+    if (serviceMode() === 'built') buildApps(path.resolve(__dirname, '../../..'), ['control-plane', 'agent-server', 'gateway']);
     const controlPlane = await startControlPlane(databases.controlPlane.url, SECRET, serviceMode());
     started.push(controlPlane);
     const agentServer = await startAgentServer({ databaseUrl: databases.agentServer.url, configPath: GRAPH_CONFIG, internalSecret: SECRET, env: { LOG_LEVEL: logLevel }, mode: serviceMode() });
