@@ -192,7 +192,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       });
     }
     const prefix = project.http.mount_prefix;
-    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT), (h) => h.close());
+    // Without a project app in front, the core app serves every request: they are born with its prototypes.
+    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app }), (h) => h.close());
     loopback.bind(`${http.url}${prefix ?? ''}`);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());

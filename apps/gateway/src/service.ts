@@ -63,7 +63,8 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       browserSessions: { ttlMs: config.SESSION_TTL },
       consoleDir: path.resolve(config.CONSOLE_DIR),
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    // Proxied requests bypass express's router (proxiedFirst), not its prototypes: born with them (expressMessages).
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, { express: app.express }), (h) => h.close());
     return { name: 'gateway', url: http.url, bootstrap };
   });
 }

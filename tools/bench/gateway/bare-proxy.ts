@@ -1,14 +1,23 @@
-// The floor of proxying in Node: a bare keep-alive `node:http` proxy (no framework, no auth, no logging) that
-// forwards everything to one upstream. The gateway benchmark runs it beside the gateway (`--bare-proxy`), so the
-// gateway's CPU per request can be read against what any Node proxy spends on the same two HTTP hops.
-//   node_modules/.bin/tsx tools/bench/gateway/bare-proxy.ts <port> <upstream base URL>
+// The floors of proxying in Node, which the gateway benchmark runs beside the gateway so that the gateway's CPU per
+// request can be read against them on the same two HTTP hops:
+// - `bare` (`--bare-proxy`): a bare keep-alive `node:http` proxy (no framework, no auth, no logging) that forwards
+//   everything to one upstream: what any Node proxy spends.
+// - `library` (`--library-floor`): the gateway's own libraries and nothing of ours: an express app whose one
+//   middleware is http-proxy-middleware (the design card's proxy) with the gateway's proxy options (keep-alive agent,
+//   `changeOrigin`, `xfwd`, the two plugins it keeps), served as our services serve express (requests born with its
+//   prototypes: expressMessages). No authentication, signing, access line, metrics or request id: what the gateway
+//   costs above this is its own code.
+//   node_modules/.bin/tsx tools/bench/gateway/bare-proxy.ts <port> <upstream base URL> [bare|library]
 import http from 'node:http';
+import express from 'express';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
+import { expressMessages } from '@platform/http-server';
 
-const [port, upstream] = [Number(process.argv[2]), new URL(process.argv[3])];
+const [port, upstream, kind = 'bare'] = [Number(process.argv[2]), new URL(process.argv[3]), process.argv[4]];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-http
-  .createServer((req, res) => {
+function bare(): http.RequestListener {
+  return (req, res) => {
     const headers = { ...req.headers, host: upstream.host };
     delete headers.connection;
     const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
@@ -17,5 +26,28 @@ http
     });
     out.on('error', () => res.destroy());
     req.pipe(out);
-  })
-  .listen(port, '127.0.0.1', () => process.stdout.write('listening\n'));
+  };
+}
+
+function library(): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    createProxyMiddleware({
+      target: upstream.origin,
+      changeOrigin: true,
+      xfwd: true,
+      agent,
+      ejectPlugins: true,
+      plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
+    }),
+  );
+  return app;
+}
+
+if (kind !== 'bare' && kind !== 'library') throw new Error(`unknown proxy kind ${kind} (bare | library)`);
+const server = kind === 'bare' ? http.createServer(bare()) : (() => {
+  const app = library();
+  return http.createServer(expressMessages(app), app);
+})();
+server.listen(port, '127.0.0.1', () => process.stdout.write('listening\n'));

@@ -2,7 +2,7 @@
 // database each); `GET /assistants/{id}` and `/ok` of the Agent Server, through the gateway (API key + workspace
 // header) and direct (gateway-signed identity headers), interleaved, with keep-alive clients; req/s, p50, CPU per
 // request of every process from /proc, and the gateway/direct ratios.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy] [--gateways-only] [--paths=assistant,ok] [--source]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/gateway/run.ts [--requests=5000] [--concurrency=20] [--rounds=2] [--log-level=info] [--baseline=<checkout>] [--bare-proxy] [--library-floor] [--gateways-only] [--paths=assistant,ok] [--source]
 // `--baseline=<dir>`: a second gateway from another checkout (e.g. `git archive` of main, node_modules linked), measured
 // interleaved with this one against the same control plane and Agent Server: an A/B in one time window. The services
 // run from their production bundles, as deployed (built first by Nx; ../service-build.ts says why), or from source
@@ -63,6 +63,9 @@ async function main(): Promise<void> {
   const baseline = option('baseline', '');
   // --bare-proxy: also through a bare node:http proxy (./bare-proxy.ts), the floor of any Node proxy here.
   const bareProxy = process.argv.includes('--bare-proxy');
+  // --library-floor: also through express + http-proxy-middleware alone (./bare-proxy.ts `library`): the gateway's
+  // libraries without its own code.
+  const libraryFloor = process.argv.includes('--library-floor');
   // --gateways-only: no direct phases (an A/B of two gateways' CPU, with --baseline and more --rounds).
   const gatewaysOnly = process.argv.includes('--gateways-only');
   // --paths=ok: only `GET /ok` (or `assistant`: only `GET /assistants/{id}`).
@@ -115,6 +118,11 @@ async function main(): Promise<void> {
           const bare = await startBareProxy(agentServer.url);
           started.push(bare);
           targets.push({ via: 'bare node proxy', gateway: bare.child, assistantId, url: (p) => `${bare.url}${p}`, headers: signed });
+        }
+        if (libraryFloor) {
+          const floor = await startBareProxy(agentServer.url, 'library');
+          started.push(floor);
+          targets.push({ via: 'express + http-proxy-middleware', gateway: floor.child, assistantId, url: (p) => `${floor.url}${p}`, headers: signed });
         }
       }
     }

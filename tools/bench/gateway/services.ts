@@ -100,11 +100,12 @@ export async function registerDeployment(controlPlaneDatabaseUrl: string, tenant
 }
 
 /** The bare proxy (./bare-proxy.ts) in front of `upstreamUrl`. */
-export async function startBareProxy(upstreamUrl: string): Promise<StartedServer> {
+export async function startBareProxy(upstreamUrl: string, kind: 'bare' | 'library' = 'bare'): Promise<StartedServer> {
   const port = await freePort();
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const child = startProcess('bare proxy', { command: tsx, args: [path.join(__dirname, 'bare-proxy.ts'), String(port), upstreamUrl] }, {}, 'ignore');
+  const name = kind === 'bare' ? 'bare proxy' : 'library floor';
+  const child = startProcess(name, { command: tsx, args: [path.join(__dirname, 'bare-proxy.ts'), String(port), upstreamUrl, kind] }, {}, 'ignore');
   const url = `http://127.0.0.1:${port}`;
-  await waitForOk(url, child, 'bare proxy');
+  await waitForOk(url, child, name);
   return { url, child };
 }

@@ -1,5 +1,6 @@
 export * from './create-http-app';
 export * from './start-http-server';
+export { expressMessages } from './express-messages';
 export * from './lifecycle';
 export * from './metrics';
 export * from './request-context';

@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestListener } from 'node:http';
+import type { Express } from 'express';
+import { expressAppOf, expressMessages } from './express-messages';
 
 export interface RunningHttpServer {
   server: Server;
@@ -10,9 +11,19 @@ export interface RunningHttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
+export interface HttpServerOptions {
+  /**
+   * The express app that serves this server's requests, when `handler` is not that app itself but leads to it (a
+   * listener in front of it): requests and responses are born with its prototypes (`expressMessages`). Default: the
+   * handler, when it is an express app.
+   */
+  express?: Express;
+}
+
 /** Listens on `host:port` (port 0 = any free port) and resolves once bound. */
-export async function startHttpServer(handler: RequestListener, host: string, port: number): Promise<RunningHttpServer> {
-  const server = createServer(handler);
+export async function startHttpServer(handler: RequestListener, host: string, port: number, options: HttpServerOptions = {}): Promise<RunningHttpServer> {
+  const app = options.express ?? expressAppOf(handler);
+  const server = app ? createServer(expressMessages(app), handler) : createServer(handler);
   // Behind the gateway's keep-alive pool: keep idle sockets longer than the proxy does.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
