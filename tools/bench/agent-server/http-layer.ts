@@ -13,10 +13,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
-import { Router } from 'express';
+import { Router, type Express } from 'express';
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { verifyIdentity } from '@platform/identity';
-import { createHttpApp, freePort, MiB, parseRequest } from '@platform/http-server';
+import { createHttpApp, expressMessages, freePort, MiB, parseRequest } from '@platform/http-server';
 import { createLogger } from '@platform/logging';
 import { processTreeCpuSeconds } from '@platform/testing';
 import { jsonWhenDone, runLocations } from '../../../apps/agent-server/src/http/common/run-responses';
@@ -29,7 +29,7 @@ const output = (input: unknown) => {
   return JSON.stringify({ messages: [...messages, { type: 'ai', content: `echo: ${messages.at(-1)?.content ?? ''}` }] });
 };
 
-function expressServer(): (req: IncomingMessage, res: ServerResponse) => void {
+function expressServer(): Express {
   const router = Router();
   router.post('/runs/wait', async (req, res) => {
     const request = parseRequest(runCreateSchema, req.body ?? {});
@@ -71,9 +71,10 @@ function bareServer(): (req: IncomingMessage, res: ServerResponse) => void {
 }
 
 async function serve(kind: string): Promise<void> {
-  const handler = kind === 'express' ? expressServer() : bareServer();
   const port = intOption('port', 1);
-  createServer(handler).listen(port, '127.0.0.1');
+  // As the services serve their express apps (startHttpServer): requests born with the app's prototypes.
+  const server = kind === 'express' ? ((app) => createServer(expressMessages(app), app))(expressServer()) : createServer(bareServer());
+  server.listen(port, '127.0.0.1');
   // Exit normally on SIGTERM, so that --cpu-prof writes its profile.
   process.on('SIGTERM', () => process.exit(0));
 }
