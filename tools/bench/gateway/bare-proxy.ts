@@ -45,9 +45,11 @@ function library(): express.Express {
   return app;
 }
 
-if (kind !== 'bare' && kind !== 'library') throw new Error(`unknown proxy kind ${kind} (bare | library)`);
-const server = kind === 'bare' ? http.createServer(bare()) : (() => {
+function server(): http.Server {
+  if (kind === 'bare') return http.createServer(bare());
+  if (kind !== 'library') throw new Error(`unknown proxy kind ${kind} (bare | library)`);
   const app = library();
   return http.createServer(expressMessages(app), app);
-})();
-server.listen(port, '127.0.0.1', () => process.stdout.write('listening\n'));
+}
+
+server().listen(port, '127.0.0.1', () => process.stdout.write('listening\n'));

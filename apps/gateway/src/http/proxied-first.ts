@@ -76,7 +76,8 @@ export function proxiedFirst(options: ProxiedFirstOptions): GatewayListener {
     if (!match) return app(req, res);
     const request = req as Request;
     const response = res as Response;
-    // What express's app.handle and router set up before the first middleware.
+    // What express's app.handle and router set up before the first middleware. The server makes requests with the
+    // app's prototypes already (startHttpServer's `express` option): setting them again changes nothing.
     request.res = response;
     response.req = request;
     Object.setPrototypeOf(req, app.request);

@@ -7,7 +7,7 @@ import type { Express } from 'express';
  *
  * Express gives every request and response its prototypes as it starts handling them (`Object.setPrototypeOf` in
  * `app.handle`). Changing the prototype of an object already made costs V8 dearly: a bare express route spends
- * ~105 µs of CPU per request served as Node makes them, ~38 µs born with the prototypes
+ * ~100 µs of CPU per request served as Node makes them, ~35 µs born with the prototypes
  * (tools/bench/http-server/express-messages.ts). Born with them, express's call finds the prototype already set and
  * does nothing; what requests and responses can do is unchanged (the same prototypes, from the start rather than from
  * the first middleware).
