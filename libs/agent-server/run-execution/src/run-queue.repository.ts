@@ -92,21 +92,49 @@ export interface RunQueueRepository {
 export const OWN_RUNS_HEAD_START_MS = 1_000;
 
 /**
+ * A LIMIT that never stops a walk but whose value the planner does not know (a sub-SELECT): it then plans the walk
+ * for its first rows (an index scan in order, stopped early) instead of for all of them (read everything, then sort).
+ */
+const UNKNOWN_LIMIT = '(SELECT 9223372036854775807)';
+
+/**
  * CTEs `c`, `busy` and `claimed` (the claimed runs' rows): pending runs that are due and first in line on their
  * thread while nothing runs on it (those in `prefer` first, see `claim`), locked with their thread rows SKIP LOCKED,
  * made running under `owner`'s lease.
+ *
+ * It reads about as many runs as it claims, not the whole queue. Candidates come in claim order from two ordered
+ * streams merged (a Merge Append): the runs in `prefer`, looked up by id and keyed `created_at` less the head start,
+ * and the other pending runs, walked in the partial index `runs_pending_order`. A LATERAL subquery checks and locks
+ * each candidate as it comes, so only the runs taken are locked, and the LIMIT stops the walk. How the planner is
+ * kept to that shape:
+ * - the merged streams sit in a subquery sorted by the merge key, so there is no unordered way to read them (a Sort
+ *   above the LATERAL would lock every candidate);
+ * - Postgres plans a UNION ALL branch with a WHERE clause on its own, for all its rows, so each branch sorts itself,
+ *   and the walk has a LIMIT Postgres cannot know when planning ({@link UNKNOWN_LIMIT}): planned for all its rows,
+ *   it would read and sort every pending run whenever they are much of the table.
  */
 function claimCtes(ownerParam: number, leaseParam: number, limitParam: number, preferParam: number): string {
+  const prefer = `$${preferParam}::uuid[]`;
   return `c AS (
-      SELECT r.run_id, r.thread_id FROM runs r JOIN threads t ON t.thread_id = r.thread_id
-      WHERE r.status = 'pending' AND r.available_at <= now()
-        AND NOT EXISTS (
-          SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.run_id <> r.run_id
-            AND (x.status = 'running' OR (x.status = 'pending' AND (x.created_at, x.run_id) < (r.created_at, r.run_id))))
-      ORDER BY r.created_at - CASE WHEN r.run_id = ANY($${preferParam}::uuid[]) THEN interval '${OWN_RUNS_HEAD_START_MS} milliseconds' ELSE interval '0' END,
-        r.run_id
-      LIMIT $${limitParam}
-      FOR UPDATE OF r, t SKIP LOCKED),
+      SELECT l.run_id, l.thread_id
+      FROM (SELECT u.run_id, u.k FROM (
+              (SELECT pref.run_id, pref.created_at - interval '${OWN_RUNS_HEAD_START_MS} milliseconds' AS k FROM runs pref
+               WHERE pref.run_id = ANY(${prefer}) AND pref.status = 'pending' AND pref.available_at <= now()
+               ORDER BY k, pref.run_id)
+              UNION ALL
+              (SELECT other.run_id, other.created_at FROM runs other
+               WHERE other.status = 'pending' AND other.available_at <= now() AND other.run_id <> ALL(${prefer})
+               ORDER BY other.created_at, other.run_id LIMIT ${UNKNOWN_LIMIT})) u
+            ORDER BY u.k, u.run_id) o
+      CROSS JOIN LATERAL (
+        SELECT r.run_id, r.thread_id FROM runs r JOIN threads t ON t.thread_id = r.thread_id
+        WHERE r.run_id = o.run_id AND r.status = 'pending' AND r.available_at <= now()
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'running')
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'pending'
+                            AND (x.created_at, x.run_id) < (r.created_at, r.run_id))
+        FOR UPDATE OF r, t SKIP LOCKED) l
+      ORDER BY o.k, o.run_id
+      LIMIT $${limitParam}),
     busy AS (UPDATE threads SET status = 'busy', updated_at = now()
              WHERE thread_id IN (SELECT thread_id FROM c) AND status <> 'busy'),
     claimed AS (UPDATE runs SET status = 'running', attempt = runs.attempt + 1, lease_owner = $${ownerParam},
