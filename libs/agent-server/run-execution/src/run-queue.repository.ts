@@ -103,10 +103,11 @@ const UNKNOWN_LIMIT = '(SELECT 9223372036854775807)';
  * made running under `owner`'s lease.
  *
  * It reads about as many runs as it claims, not the whole queue. Candidates come in claim order from two ordered
- * streams merged (a Merge Append): the runs in `prefer`, looked up by id and keyed `created_at` less the head start,
- * and the other pending runs, walked in the partial index `runs_pending_order`. A LATERAL subquery checks and locks
- * each candidate as it comes, so only the runs taken are locked, and the LIMIT stops the walk. How the planner is
- * kept to that shape:
+ * streams merged (a Merge Append): the runs in `prefer`, looked up by id (by id only: a filter on status would let
+ * the planner read the whole queue's entries in the status index to combine with them) and keyed `created_at` less
+ * the head start, and the other pending runs, walked in the partial index `runs_pending_order`. A LATERAL subquery
+ * checks and locks each candidate as it comes, so only the runs taken are locked, and the LIMIT stops the walk. How
+ * the planner is kept to that shape:
  * - the merged streams sit in a subquery sorted by the merge key, so there is no unordered way to read them (a Sort
  *   above the LATERAL would lock every candidate);
  * - Postgres plans a UNION ALL branch with a WHERE clause on its own, for all its rows, so each branch sorts itself,
@@ -119,8 +120,7 @@ function claimCtes(ownerParam: number, leaseParam: number, limitParam: number, p
       SELECT l.run_id, l.thread_id
       FROM (SELECT u.run_id, u.k FROM (
               (SELECT pref.run_id, pref.created_at - interval '${OWN_RUNS_HEAD_START_MS} milliseconds' AS k FROM runs pref
-               WHERE pref.run_id = ANY(${prefer}) AND pref.status = 'pending' AND pref.available_at <= now()
-               ORDER BY k, pref.run_id)
+               WHERE pref.run_id = ANY(${prefer}) ORDER BY k, pref.run_id)
               UNION ALL
               (SELECT other.run_id, other.created_at FROM runs other
                WHERE other.status = 'pending' AND other.available_at <= now() AND other.run_id <> ALL(${prefer})
