@@ -1,7 +1,7 @@
 import { RunControl } from '@langchain/langgraph';
 import type { Notifications } from '@platform/prisma';
 import type { Logger } from '@platform/logging';
-import { type CancelAction, type CreatedRun, type RunRecord, RUN_CHANNELS } from '@platform/agent-server-run-records';
+import { type CancelAction, type CreatedRun, type RunRecord, RUN_CHANNELS, parseEventSignal } from '@platform/agent-server-run-records';
 import type { AbortReason, RunExecutor, RunExit } from './run-executor';
 import type { RunSweeper } from './run-sweeper';
 import type { RunFinish, RunQueueRepository } from './run-queue.repository';
@@ -50,7 +50,7 @@ export class RunWorker implements RunQueue {
   /**
    * Runs created here that went to the queue (no slot was free), oldest first: claimed here before other replicas'
    * runs, so those waiting on them here are answered without a NOTIFY and a read. A hint only, bounded: a run
-   * another replica took stays until it is pushed out.
+   * another replica took stays until it ends there (its `d` NOTIFY) or is pushed out.
    */
   private readonly own = new Set<string>();
   private reserved = 0;
@@ -72,6 +72,14 @@ export class RunWorker implements RunQueue {
         onNotify: (payload) => {
           const [runId, action] = payload.split(' ');
           if (runId && (action === 'interrupt' || action === 'rollback')) this.cancelLocal(runId, action);
+        },
+      }),
+      // An own run that ended elsewhere (another replica took it, or it was cancelled) is forgotten: every id the
+      // claim prefers costs it a lookup, and such runs would otherwise stay until pushed out.
+      await notifications.listen(RUN_CHANNELS.events, {
+        onNotify: (payload) => {
+          const signal = payload.startsWith('d ') ? parseEventSignal(payload) : undefined;
+          if (signal) this.own.delete(signal.runId);
         },
       }),
     );

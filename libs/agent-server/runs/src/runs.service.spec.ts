@@ -6,6 +6,7 @@ import { createGraphRegistry, type GraphExport } from '@platform/agent-server-gr
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 import { silentLogger } from '@platform/logging';
+import type { SqlSession } from '@platform/prisma';
 import { createRunService, type RunService, type RunTarget } from './runs.service';
 import { TEST_RUN_SETTINGS } from './runs.testing';
 
@@ -122,5 +123,92 @@ describe('RunService on its replica queue: the fast path (one slot, no poll, no 
     const run = await create(stateless);
     expect(run).toMatchObject({ status: 'running', lease_owner: runs.owner });
     expect(await runs.waitForEnd(run.run_id)).toMatchObject({ status: 'success' });
+  });
+});
+
+describe('RunService on two replicas of one database', () => {
+  it('forgets a queued run of its own once another replica ran it: its next claims no longer prefer it', async () => {
+    const database = await openRunsTestDatabase();
+    const { prisma, sql, notifications } = database.db;
+    // Each run waits on the gate its message names.
+    const opens = new Map<string, () => void>();
+    const gates = new Map<string, Promise<void>>();
+    const gate = (name: string) => {
+      if (!gates.has(name)) gates.set(name, new Promise<void>((resolve) => opens.set(name, resolve)));
+      return gates.get(name)!;
+    };
+    const openGate = (name: string) => {
+      void gate(name);
+      opens.get(name)!();
+    };
+    openGate('go');
+    const gated = new StateGraph(MessagesAnnotation)
+      .addNode('agent', async (state: typeof MessagesAnnotation.State) => {
+        await gate(String(state.messages.at(-1)?.content));
+        return { messages: [new AIMessage('done')] };
+      })
+      .addEdge('__start__', 'agent')
+      .addEdge('agent', '__end__')
+      .compile();
+    const checkpointer = new PrismaCheckpointSaver(prisma);
+    const registry = createGraphRegistry({ graphs: { gated: { source: gated as unknown as GraphExport } }, checkpointer });
+    const assistants = createAssistantRepository(prisma);
+    await syncSystemAssistants(assistants, registry);
+    // The claim and the end of a run (which claims too) name the runs they prefer in their last parameter.
+    const preferred: string[][] = [];
+    const recording: SqlSession = {
+      exec: (text) => sql.exec(text),
+      transaction: (fn) => sql.transaction(fn),
+      query: (text, params) => {
+        const last = params?.at(-1);
+        if (text.includes('SKIP LOCKED') && Array.isArray(last)) preferred.push(last as string[]);
+        return sql.query(text, params);
+      },
+    };
+    const settings = { ...TEST_RUN_SETTINGS, concurrency: 1, pollMs: 600_000, sweepMs: 600_000, leaseMs: 600_000 };
+    const a = createRunService({ sql: recording, notifications, registry, checkpointer, assistants, logger: silentLogger, settings });
+    const b = createRunService({ sql, notifications, registry, checkpointer, assistants, logger: silentLogger, settings });
+    const create = (service: RunService, gateName: string) =>
+      service.create({ threadId: null }, runCreateSchema.parse({ assistant_id: 'gated', input: { messages: [{ role: 'user', content: gateName }] } }));
+    try {
+      await a.start();
+      // Until A's start-up claim is done, its runs queue: settle it with runs that pass at once.
+      for (let i = 0; ; i++) {
+        const run = await create(a, 'go');
+        await a.waitForEnd(run.run_id);
+        // The end is announced just before the executor returns and frees the slot.
+        await new Promise((resolve) => setTimeout(resolve, run.status === 'running' ? 0 : 50));
+        if (run.status === 'running') break;
+        if (i > 50) throw new Error('replica A never started a run at once');
+      }
+      const first = await create(a, 'first');
+      expect(first.status).toBe('running');
+      const queued = await create(a, 'queued');
+      expect(queued.status).toBe('pending');
+      // B starts with a free slot and takes A's queued run.
+      await b.start();
+      const statusOf = async (runId: string) => (await sql.query<{ status: string }>(`SELECT status FROM runs WHERE run_id = $1::uuid`, [runId]))[0]?.status;
+      for (let i = 0; (await statusOf(queued.run_id)) !== 'running'; i++) {
+        if (i > 100) throw new Error('replica B did not take the queued run');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      openGate('queued');
+      expect(await a.waitForEnd(queued.run_id)).toMatchObject({ status: 'success' });
+      await b.stop();
+
+      const later = await create(a, 'later');
+      expect(later.status).toBe('pending');
+      openGate('first');
+      openGate('later');
+      expect(await a.waitForEnd(later.run_id)).toMatchObject({ status: 'success' });
+      const preferringLater = preferred.filter((ids) => ids.includes(later.run_id));
+      expect(preferringLater.length).toBeGreaterThan(0);
+      for (const ids of preferringLater) expect(ids).not.toContain(queued.run_id);
+    } finally {
+      for (const name of ['first', 'queued', 'later']) openGate(name);
+      await b.stop();
+      await a.stop();
+      await database.close();
+    }
   });
 });
