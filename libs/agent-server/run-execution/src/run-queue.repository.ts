@@ -50,6 +50,8 @@ export interface RunQueueRepository {
    * or two runs of one thread. Runs named in `prefer` (those the claiming replica created, whose callers wait on it)
    * count as `OWN_RUNS_HEAD_START_MS` older: a replica executes its own queued runs first, so its waiters are
    * answered in memory instead of through a NOTIFY and a read, while runs nobody else takes are still shared.
+   * However long the queue, it reads the runs it takes and those it passes over on the way (waiting behind their
+   * thread, or locked), plus one lookup per id in `prefer`.
    */
   claim(owner: string, limit: number, leaseMs: number, prefer?: string[]): Promise<RunRecord[]>;
   /**
@@ -106,32 +108,38 @@ const UNKNOWN_LIMIT = '(SELECT 9223372036854775807)';
  * streams merged (a Merge Append): the runs in `prefer`, looked up by id (by id only: a filter on status would let
  * the planner read the whole queue's entries in the status index to combine with them) and keyed `created_at` less
  * the head start, and the other pending runs, walked in the partial index `runs_pending_order`. A LATERAL subquery
- * checks and locks each candidate as it comes, so only the runs taken are locked, and the LIMIT stops the walk. How
- * the planner is kept to that shape:
+ * checks and locks each candidate as it comes, so only the runs taken are locked, and the LIMIT stops the walk.
+ * What keeps the planner to that shape, whatever its statistics say of the queue (often read while it was empty):
  * - the merged streams sit in a subquery sorted by the merge key, so there is no unordered way to read them (a Sort
  *   above the LATERAL would lock every candidate);
  * - Postgres plans a UNION ALL branch with a WHERE clause on its own, for all its rows, so each branch sorts itself,
  *   and the walk has a LIMIT Postgres cannot know when planning ({@link UNKNOWN_LIMIT}): planned for all its rows,
- *   it would read and sort every pending run whenever they are much of the table.
+ *   it would read and sort every pending run whenever they are much of the table;
+ * - the LATERAL re-reads the candidate's row by its ctid, which needs no index (the planner otherwise scanned a
+ *   pending-runs index it thought tiny for each id); its status check rejects a run claimed or cancelled since;
+ * - each per-thread check is a subplan of its own (OFFSET 0), a lookup by thread, never a scan of every running or
+ *   pending run joined to the candidate;
+ * - with no own runs (`cardinality = 0`) the by-id branch is not run at all (an empty ANY made the planner scan an
+ *   index of pending runs for it).
  */
 function claimCtes(ownerParam: number, leaseParam: number, limitParam: number, preferParam: number): string {
   const prefer = `$${preferParam}::uuid[]`;
   return `c AS (
       SELECT l.run_id, l.thread_id
-      FROM (SELECT u.run_id, u.k FROM (
-              (SELECT pref.run_id, pref.created_at - interval '${OWN_RUNS_HEAD_START_MS} milliseconds' AS k FROM runs pref
-               WHERE pref.run_id = ANY(${prefer}) ORDER BY k, pref.run_id)
+      FROM (SELECT u.row, u.k, u.run_id FROM (
+              (SELECT pref.ctid AS row, pref.created_at - interval '${OWN_RUNS_HEAD_START_MS} milliseconds' AS k, pref.run_id
+               FROM runs pref WHERE cardinality(${prefer}) > 0 AND pref.run_id = ANY(${prefer}) ORDER BY k, pref.run_id)
               UNION ALL
-              (SELECT other.run_id, other.created_at FROM runs other
+              (SELECT other.ctid, other.created_at, other.run_id FROM runs other
                WHERE other.status = 'pending' AND other.available_at <= now() AND other.run_id <> ALL(${prefer})
                ORDER BY other.created_at, other.run_id LIMIT ${UNKNOWN_LIMIT})) u
             ORDER BY u.k, u.run_id) o
       CROSS JOIN LATERAL (
         SELECT r.run_id, r.thread_id FROM runs r JOIN threads t ON t.thread_id = r.thread_id
-        WHERE r.run_id = o.run_id AND r.status = 'pending' AND r.available_at <= now()
-          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'running')
+        WHERE r.ctid = o.row AND r.status = 'pending' AND r.available_at <= now()
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'running' OFFSET 0)
           AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'pending'
-                            AND (x.created_at, x.run_id) < (r.created_at, r.run_id))
+                            AND (x.created_at, x.run_id) < (r.created_at, r.run_id) OFFSET 0)
         FOR UPDATE OF r, t SKIP LOCKED) l
       ORDER BY o.k, o.run_id
       LIMIT $${limitParam}),
