@@ -150,6 +150,47 @@ describe('run queue (Postgres with DATABASE_URL, else PGlite)', () => {
     expect((await queue.claim('a', 1, 10_000, [mine.run_id])).map((r) => r.run_id)).toEqual([mine.run_id]);
   });
 
+  it('counts own runs created up to the head start after another replica\'s run as older than it, and no later ones', async () => {
+    const theirs = (await addRun(db, await createThreadRow(db))).run;
+    const soon = (await addRun(db, await createThreadRow(db))).run;
+    const late = (await addRun(db, await createThreadRow(db))).run;
+    const base = Date.now() - 10_000;
+    const createdAt = (run: { run_id: string }, at: number) =>
+      db.sql.query(`UPDATE runs SET created_at = $2::timestamptz WHERE run_id = $1::uuid`, [run.run_id, new Date(at).toISOString()]);
+    await createdAt(theirs, base);
+    await createdAt(soon, base + 0.9 * OWN_RUNS_HEAD_START_MS);
+    await createdAt(late, base + 1.1 * OWN_RUNS_HEAD_START_MS);
+    const next = async (prefer: string[]) => (await queue.claim('a', 1, 10_000, prefer)).map((r) => r.run_id);
+    expect(await next([soon.run_id, late.run_id])).toEqual([soon.run_id]);
+    expect(await next([late.run_id])).toEqual([theirs.run_id]);
+    expect(await next([late.run_id])).toEqual([late.run_id]);
+  });
+
+  it('keeps each thread in order: a run waits behind an earlier pending run of its thread, due or not, and behind a running one', async () => {
+    const [delayedHead, busy, free] = [await createThreadRow(db), await createThreadRow(db), await createThreadRow(db)];
+    const notDue = (await addRun(db, delayedHead, { afterMs: 60_000 })).run;
+    const behindNotDue = (await addRun(db, delayedHead)).run;
+    await addRun(db, busy, { startAs: { owner: 'x', leaseMs: 10_000 } });
+    const behindRunning = (await addRun(db, busy)).run;
+    const head = (await addRun(db, free)).run;
+    const second = (await addRun(db, free)).run;
+    const prefer = [behindNotDue, behindRunning, second].map((r) => r.run_id);
+    expect((await queue.claim('a', 10, 10_000, prefer)).map((r) => r.run_id)).toEqual([head.run_id]);
+    expect(await queue.claim('a', 10, 10_000, prefer)).toEqual([]);
+    await queue.finish({ runId: head.run_id, owner: 'a', status: 'success', output: null, events: [], threadStatus: 'idle', deleteThread: false });
+    expect((await queue.claim('a', 10, 10_000, prefer)).map((r) => r.run_id)).toEqual([second.run_id]);
+    // Left waiting behind a run due in a minute, which the next tests must not see.
+    await db.sql.query(`DELETE FROM runs WHERE run_id = ANY($1::uuid[])`, [[notDue.run_id, behindNotDue.run_id]]);
+  });
+
+  it('passes over runs not yet due at the head of the queue, own or not, to the due ones behind them', async () => {
+    const later = (await addRun(db, await createThreadRow(db), { afterMs: 60_000 })).run;
+    const ownLater = (await addRun(db, await createThreadRow(db), { afterMs: 60_000 })).run;
+    const due = (await addRun(db, await createThreadRow(db))).run;
+    expect((await queue.claim('a', 1, 10_000, [ownLater.run_id])).map((r) => r.run_id)).toEqual([due.run_id]);
+    await db.sql.query(`DELETE FROM runs WHERE run_id = ANY($1::uuid[])`, [[later.run_id, ownLater.run_id]]);
+  });
+
   it('extends leases with heartbeats and reports cancels waiting for the holder', async () => {
     const threadId = await createThreadRow(db);
     const { run } = await addRun(db, threadId, { startAs: { owner: 'hb', leaseMs: 1_000 } });

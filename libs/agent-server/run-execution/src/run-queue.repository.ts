@@ -50,6 +50,8 @@ export interface RunQueueRepository {
    * or two runs of one thread. Runs named in `prefer` (those the claiming replica created, whose callers wait on it)
    * count as `OWN_RUNS_HEAD_START_MS` older: a replica executes its own queued runs first, so its waiters are
    * answered in memory instead of through a NOTIFY and a read, while runs nobody else takes are still shared.
+   * However long the queue, it reads the runs it takes and those it passes over on the way (waiting behind their
+   * thread, or locked), plus one lookup per id in `prefer`.
    */
   claim(owner: string, limit: number, leaseMs: number, prefer?: string[]): Promise<RunRecord[]>;
   /**
@@ -92,21 +94,55 @@ export interface RunQueueRepository {
 export const OWN_RUNS_HEAD_START_MS = 1_000;
 
 /**
+ * A LIMIT that never stops a walk but whose value the planner does not know (a sub-SELECT): it then plans the walk
+ * for its first rows (an index scan in order, stopped early) instead of for all of them (read everything, then sort).
+ */
+const UNKNOWN_LIMIT = '(SELECT 9223372036854775807)';
+
+/**
  * CTEs `c`, `busy` and `claimed` (the claimed runs' rows): pending runs that are due and first in line on their
  * thread while nothing runs on it (those in `prefer` first, see `claim`), locked with their thread rows SKIP LOCKED,
  * made running under `owner`'s lease.
+ *
+ * It reads about as many runs as it claims, not the whole queue. Candidates come in claim order from two ordered
+ * streams merged (a Merge Append): the runs in `prefer`, looked up by id (by id only: a filter on status would let
+ * the planner read the whole queue's entries in the status index to combine with them) and keyed `created_at` less
+ * the head start, and the other pending runs, walked in the partial index `runs_pending_order`. A LATERAL subquery
+ * checks and locks each candidate as it comes, so only the runs taken are locked, and the LIMIT stops the walk.
+ * What keeps the planner to that shape, whatever its statistics say of the queue (often read while it was empty):
+ * - the merged streams sit in a subquery sorted by the merge key, so there is no unordered way to read them (a Sort
+ *   above the LATERAL would lock every candidate);
+ * - Postgres plans a UNION ALL branch with a WHERE clause on its own, for all its rows, so each branch sorts itself,
+ *   and the walk has a LIMIT Postgres cannot know when planning ({@link UNKNOWN_LIMIT}): planned for all its rows,
+ *   it would read and sort every pending run whenever they are much of the table;
+ * - the LATERAL re-reads the candidate's row by its ctid, which needs no index (the planner otherwise scanned a
+ *   pending-runs index it thought tiny for each id); its status check rejects a run claimed or cancelled since;
+ * - each per-thread check is a subplan of its own (OFFSET 0), a lookup by thread, never a scan of every running or
+ *   pending run joined to the candidate;
+ * - with no own runs (`cardinality = 0`) the by-id branch is not run at all (an empty ANY made the planner scan an
+ *   index of pending runs for it).
  */
 function claimCtes(ownerParam: number, leaseParam: number, limitParam: number, preferParam: number): string {
+  const prefer = `$${preferParam}::uuid[]`;
   return `c AS (
-      SELECT r.run_id, r.thread_id FROM runs r JOIN threads t ON t.thread_id = r.thread_id
-      WHERE r.status = 'pending' AND r.available_at <= now()
-        AND NOT EXISTS (
-          SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.run_id <> r.run_id
-            AND (x.status = 'running' OR (x.status = 'pending' AND (x.created_at, x.run_id) < (r.created_at, r.run_id))))
-      ORDER BY r.created_at - CASE WHEN r.run_id = ANY($${preferParam}::uuid[]) THEN interval '${OWN_RUNS_HEAD_START_MS} milliseconds' ELSE interval '0' END,
-        r.run_id
-      LIMIT $${limitParam}
-      FOR UPDATE OF r, t SKIP LOCKED),
+      SELECT l.run_id, l.thread_id
+      FROM (SELECT u.row, u.k, u.run_id FROM (
+              (SELECT pref.ctid AS row, pref.created_at - interval '${OWN_RUNS_HEAD_START_MS} milliseconds' AS k, pref.run_id
+               FROM runs pref WHERE cardinality(${prefer}) > 0 AND pref.run_id = ANY(${prefer}) ORDER BY k, pref.run_id)
+              UNION ALL
+              (SELECT other.ctid, other.created_at, other.run_id FROM runs other
+               WHERE other.status = 'pending' AND other.available_at <= now() AND other.run_id <> ALL(${prefer})
+               ORDER BY other.created_at, other.run_id LIMIT ${UNKNOWN_LIMIT})) u
+            ORDER BY u.k, u.run_id) o
+      CROSS JOIN LATERAL (
+        SELECT r.run_id, r.thread_id FROM runs r JOIN threads t ON t.thread_id = r.thread_id
+        WHERE r.ctid = o.row AND r.status = 'pending' AND r.available_at <= now()
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'running' OFFSET 0)
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.thread_id = r.thread_id AND x.status = 'pending'
+                            AND (x.created_at, x.run_id) < (r.created_at, r.run_id) OFFSET 0)
+        FOR UPDATE OF r, t SKIP LOCKED) l
+      ORDER BY o.k, o.run_id
+      LIMIT $${limitParam}),
     busy AS (UPDATE threads SET status = 'busy', updated_at = now()
              WHERE thread_id IN (SELECT thread_id FROM c) AND status <> 'busy'),
     claimed AS (UPDATE runs SET status = 'running', attempt = runs.attempt + 1, lease_owner = $${ownerParam},

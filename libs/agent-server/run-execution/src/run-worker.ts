@@ -1,7 +1,7 @@
 import { RunControl } from '@langchain/langgraph';
 import type { Notifications } from '@platform/prisma';
 import type { Logger } from '@platform/logging';
-import { type CancelAction, type CreatedRun, type RunRecord, RUN_CHANNELS } from '@platform/agent-server-run-records';
+import { type CancelAction, type CreatedRun, type RunRecord, RUN_CHANNELS, parseEventSignal } from '@platform/agent-server-run-records';
 import type { AbortReason, RunExecutor, RunExit } from './run-executor';
 import type { RunSweeper } from './run-sweeper';
 import type { RunFinish, RunQueueRepository } from './run-queue.repository';
@@ -29,6 +29,11 @@ export interface RunWorkerOptions {
 
 /** Own queued runs remembered for `claim`'s preference. */
 const OWN_REMEMBERED = 256;
+/**
+ * How many more of its oldest own queued runs than it has slots to fill a claim prefers (the rest wait their turn at
+ * the front): the claim looks each one up, so preferring them all made every claim cost as much as the backlog.
+ */
+const OWN_PREFERRED_BEYOND_LIMIT = 16;
 
 interface Slot {
   launchedAt: number;
@@ -50,7 +55,7 @@ export class RunWorker implements RunQueue {
   /**
    * Runs created here that went to the queue (no slot was free), oldest first: claimed here before other replicas'
    * runs, so those waiting on them here are answered without a NOTIFY and a read. A hint only, bounded: a run
-   * another replica took stays until it is pushed out.
+   * another replica took stays until it ends there (its `d` NOTIFY) or is pushed out.
    */
   private readonly own = new Set<string>();
   private reserved = 0;
@@ -72,6 +77,14 @@ export class RunWorker implements RunQueue {
         onNotify: (payload) => {
           const [runId, action] = payload.split(' ');
           if (runId && (action === 'interrupt' || action === 'rollback')) this.cancelLocal(runId, action);
+        },
+      }),
+      // An own run that ended elsewhere (another replica took it, or it was cancelled) is forgotten: every id the
+      // claim prefers costs it a lookup, and such runs would otherwise stay until pushed out.
+      await notifications.listen(RUN_CHANNELS.events, {
+        onNotify: (payload) => {
+          const signal = payload.startsWith('d ') ? parseEventSignal(payload) : undefined;
+          if (signal) this.own.delete(signal.runId);
         },
       }),
     );
@@ -110,9 +123,19 @@ export class RunWorker implements RunQueue {
   async finish(finish: RunFinish): Promise<RunEnded> {
     // The slot the run frees (and any other free one) goes to queued runs in the same statement.
     const claim = this.active.has(finish.runId) && this.backlog && !this.stopped ? this.options.concurrency - this.active.size - this.reserved + 1 : 0;
-    const { claimed, ...ended } = await this.options.queue.finish(finish, claim > 0 ? { limit: claim, leaseMs: this.options.leaseMs, prefer: [...this.own] } : undefined);
+    const { claimed, ...ended } = await this.options.queue.finish(finish, claim > 0 ? { limit: claim, leaseMs: this.options.leaseMs, prefer: this.preferred(claim) } : undefined);
     if (claimed.length > 0) this.claimedOnEnd.set(finish.runId, claimed);
     return ended;
+  }
+
+  /** The own queued runs a claim of `limit` runs prefers: the oldest, a few more than it can take. */
+  private preferred(limit: number): string[] {
+    const ids: string[] = [];
+    for (const id of this.own) {
+      if (ids.length >= limit + OWN_PREFERRED_BEYOND_LIMIT) break;
+      ids.push(id);
+    }
+    return ids;
   }
 
   /** A run created here went to the queue: this replica prefers it when it claims. */
@@ -225,7 +248,7 @@ export class RunWorker implements RunQueue {
           this.backlog = true;
           break;
         }
-        const runs = await this.options.queue.claim(this.options.owner, free, this.options.leaseMs, [...this.own]);
+        const runs = await this.options.queue.claim(this.options.owner, free, this.options.leaseMs, this.preferred(free));
         this.backlog = runs.length === free;
         for (const run of runs) this.launch(run);
         if (this.backlog) this.claimAgain = true;
