@@ -10,13 +10,13 @@
 // first). BENCH_PROFILE=<dir>: CPU profiles of the servers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { Router, type Express } from 'express';
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { verifyIdentity } from '@platform/identity';
-import { createHttpApp, expressMessages, freePort, MiB, parseRequest } from '@platform/http-server';
+import { createHttpApp, freePort, MiB, parseRequest, startHttpServer } from '@platform/http-server';
 import { createLogger } from '@platform/logging';
 import { processTreeCpuSeconds } from '@platform/testing';
 import { jsonWhenDone, runLocations } from '../../../apps/agent-server/src/http/common/run-responses';
@@ -72,9 +72,8 @@ function bareServer(): (req: IncomingMessage, res: ServerResponse) => void {
 
 async function serve(kind: string): Promise<void> {
   const port = intOption('port', 1);
-  // As the services serve their express apps (startHttpServer): requests born with the app's prototypes.
-  const server = kind === 'express' ? ((app) => createServer(expressMessages(app), app))(expressServer()) : createServer(bareServer());
-  server.listen(port, '127.0.0.1');
+  // As the services listen (an express app's requests born with its prototypes).
+  await startHttpServer(kind === 'express' ? expressServer() : bareServer(), '127.0.0.1', port);
   // Exit normally on SIGTERM, so that --cpu-prof writes its profile.
   process.on('SIGTERM', () => process.exit(0));
 }

@@ -5,13 +5,13 @@
 // - `library` (`--library-floor`): the gateway's own libraries and nothing of ours: an express app whose one
 //   middleware is http-proxy-middleware (the design card's proxy) with the gateway's proxy options (keep-alive agent,
 //   `changeOrigin`, `xfwd`, the two plugins it keeps), served as our services serve express (requests born with its
-//   prototypes: expressMessages). No authentication, signing, access line, metrics or request id: what the gateway
+//   prototypes: startHttpServer). No authentication, signing, access line, metrics or request id: what the gateway
 //   costs above this is its own code.
 //   node_modules/.bin/tsx tools/bench/gateway/bare-proxy.ts <port> <upstream base URL> [bare|library]
 import http from 'node:http';
 import express from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
-import { expressMessages } from '@platform/http-server';
+import { startHttpServer } from '@platform/http-server';
 
 const [port, upstream, kind = 'bare'] = [Number(process.argv[2]), new URL(process.argv[3]), process.argv[4]];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -45,11 +45,6 @@ function library(): express.Express {
   return app;
 }
 
-function server(): http.Server {
-  if (kind === 'bare') return http.createServer(bare());
-  if (kind !== 'library') throw new Error(`unknown proxy kind ${kind} (bare | library)`);
-  const app = library();
-  return http.createServer(expressMessages(app), app);
-}
-
-server().listen(port, '127.0.0.1', () => process.stdout.write('listening\n'));
+if (kind !== 'bare' && kind !== 'library') throw new Error(`unknown proxy kind ${kind} (bare | library)`);
+// startHttpServer, as the services listen: an express app's requests are born with its prototypes.
+void startHttpServer(kind === 'bare' ? bare() : library(), '127.0.0.1', port).then(() => process.stdout.write('listening\n'));
