@@ -119,6 +119,8 @@ export interface RunService {
   cancelMany(filter: CancelFilter, action: CancelAction): Promise<void>;
   subscribe(runId: string, from: SubscribeFrom): Promise<RunSubscription>;
   waitForEnd(runId: string): Promise<RunEnd | null>;
+  /** Whether the thread exists and `visible` lets the caller see it. */
+  threadVisible(threadId: string, visible?: AccessFilter): Promise<boolean>;
   /** The events of a thread's runs as they come (`GET /threads/{id}/stream`); NotFoundError for an unknown thread. */
   streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ThreadStreamEvent>>;
   /**
@@ -268,6 +270,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
     },
 
     subscribe: (runId, from) => hub.subscribe(runId, from),
+
+    threadVisible: (threadId, visible) => runs.threadExists(threadId, visible),
 
     async streamThread(threadId, from, signal, visible) {
       if (!(await runs.threadExists(threadId, visible))) throw threadNotFound(threadId);
