@@ -11,6 +11,7 @@ export const httpSteps = section('http', {
     return { status: answer.status, metadata: (answer.body as { metadata?: unknown } | null)?.metadata };
   },
   'a custom route that does not exist': (t) => t.request('GET', '/custom/nope'),
+  'a custom route that throws an HTTPException': (t) => t.request('GET', '/custom/refuse'),
   'a Client without apiUrl in a custom route reaches the same server': (t) => t.request('GET', '/custom/graphs'),
   'x-* request headers reach the run config': async (t) => {
     const thread = await t.sdk().threads.create();

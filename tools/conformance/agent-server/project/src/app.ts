@@ -4,6 +4,7 @@
 import { Client } from '@langchain/langgraph-sdk';
 import { getLogger } from '@langchain/langgraph-sdk/logging';
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 
 const logger = getLogger();
 
@@ -19,6 +20,10 @@ app.use(async (c, next) => {
 });
 
 app.get('/custom/hello', (c) => c.json({ hello: 'world', path: c.req.path }));
+
+app.get('/custom/refuse', () => {
+  throw new HTTPException(400, { message: 'the app refuses this' });
+});
 
 app.post('/custom/echo', async (c) => c.json({ echoed: await c.req.json() }, 201));
 
