@@ -149,6 +149,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
       webhooks: !project.http.disable_webhooks,
+      loopbackFetch: loopback.fetch,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });

@@ -85,6 +85,8 @@ export interface RunServiceDeps {
   apiUrl?: string;
   /** False: a run's `webhook` is never called (langgraph.json `http.disable_webhooks`). Default true. */
   webhooks?: boolean;
+  /** The deployment's own server, for webhooks given as a path (`/custom/webhook`). */
+  loopbackFetch?: typeof fetch;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -156,7 +158,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     owner,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
-    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
+    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger, { loopback: deps.loopbackFetch }),
     apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({

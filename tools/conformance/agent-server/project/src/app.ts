@@ -25,6 +25,14 @@ app.get('/custom/refuse', () => {
   throw new HTTPException(400, { message: 'the app refuses this' });
 });
 
+// A run's relative webhook (`/custom/webhook`) lands here; `/custom/webhooks` lists what came.
+const webhooks: { run_id?: string; status?: string }[] = [];
+app.post('/custom/webhook', async (c) => {
+  webhooks.push((await c.req.json()) as { run_id?: string; status?: string });
+  return c.json({ ok: true });
+});
+app.get('/custom/webhooks', (c) => c.json(webhooks));
+
 app.post('/custom/echo', async (c) => c.json({ echoed: await c.req.json() }, 201));
 
 app.get('/custom/graphs', async (c) => {
