@@ -20,7 +20,8 @@ export type AbortReason = 'interrupt' | 'rollback' | 'shutdown' | 'lost';
 export interface ActiveRun {
   run: RunRecord;
   signal: AbortSignal;
-  control: RunControl;
+  /** The graph's drain at a superstep boundary (none with LangGraph older than 1.4.0). */
+  control?: RunControl;
 }
 
 /** What ending a run left for the replica: runs waiting on its thread. */
@@ -46,6 +47,9 @@ export interface RunExecutorDeps {
   /** This deployment's public URL (checkpoint metadata `langgraph_api_url`). */
   apiUrl?: string;
 }
+
+// A drain LangGraph ended at a superstep boundary (isGraphDrained is absent before @langchain/langgraph 1.4.0).
+const drained = (err: unknown): boolean => typeof isGraphDrained === 'function' && isGraphDrained(err);
 
 type Outcome =
   | {
@@ -120,7 +124,7 @@ export class RunExecutor {
       outcome = { kind: 'ended', status: 'success' };
     } catch (err) {
       const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
-      if (isGraphDrained(err) || reason === 'shutdown') outcome = { kind: 'handed-back' };
+      if (drained(err) || reason === 'shutdown') outcome = { kind: 'handed-back' };
       else if (reason === 'lost') outcome = { kind: 'lost' };
       else if (reason === 'rollback') outcome = { kind: 'rollback' };
       else if (reason === 'interrupt') outcome = await this.cancelledOutcome(run, graph, saver);
@@ -258,7 +262,7 @@ export class RunExecutor {
     try {
       await saver.settled();
       const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id } });
-      const finished = snapshot.next.length === 0 && snapshot.tasks.length === 0 && snapshot.metadata?.['run_id'] === run.run_id;
+      const finished = snapshot.next.length === 0 && snapshot.tasks.length === 0 && (snapshot.metadata as Record<string, unknown> | undefined)?.['run_id'] === run.run_id;
       return finished ? { kind: 'ended', status: 'success', finalValues: serializeJson(snapshot.values ?? {}) } : interrupted;
     } catch (err) {
       this.deps.logger.warn({ err, run_id: run.run_id }, 'reading the state of a cancelled run failed: it ends interrupted');

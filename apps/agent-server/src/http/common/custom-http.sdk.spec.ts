@@ -42,7 +42,7 @@ describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a 
   it("posts a run's relative webhook (`/custom/webhook`) to the deployment's own route, as the reference does", async () => {
     const thread = await sdk().threads.create();
     const run = await sdk().runs.create(thread.thread_id, 'echo', { input: {}, webhook: '/custom/webhook' });
-    expect(run.kwargs).toMatchObject({ webhook: '/custom/webhook' });
+    expect((run as unknown as { kwargs: object }).kwargs).toMatchObject({ webhook: '/custom/webhook' });
     await sdk().runs.join(thread.thread_id, run.run_id);
     let received: { run_id?: string; status?: string }[] = [];
     for (let i = 0; i < 300 && !received.some((hook) => hook.run_id === run.run_id); i++) {
