@@ -26,6 +26,11 @@ const schema = z
      * 30 s default is short for a busy replica, and a timed-out extraction is tried again by the next request).
      */
     LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: positiveInt(120_000),
+    /**
+     * Read the graphs' TypeScript schemas in the background as soon as the server listens (and after each dev reload),
+     * so that no request waits on the compiler. Only graphs without runtime schemas need it.
+     */
+    LANGGRAPH_SCHEMAS_AT_START: flag(true),
     /** This deployment's public URL; runs record it in their checkpoints' metadata (`langgraph_api_url`). */
     LANGGRAPH_API_URL: url(['http:', 'https:']).optional(),
     /** Runs this replica executes at once. */

@@ -14,6 +14,8 @@ import {
   loadLangGraphProject,
   loadStoreEmbeddings,
   platformNodeModules,
+  prepareTypeSchemas,
+  type GraphRegistry,
   type LangGraphProject,
 } from '@platform/agent-server-graphs';
 import { createRunService } from '@platform/agent-server-runs';
@@ -75,6 +77,15 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const index = indexed && { ...indexed, embeddings: await loadStoreEmbeddings(indexed.embed, project.dir) };
     if (indexed) logger.info({ embed: indexed.embed, dims: indexed.dims, fields: indexed.fields }, 'store: semantic search on');
     const store = new PrismaStore(db.prisma, { ttl: storeSettings.ttl, index });
+    // The schemas read from TypeScript types, in the background once the server listens (no request waits on them).
+    const prepareSchemas = (graphs: GraphRegistry) => {
+      if (!config.LANGGRAPH_SCHEMAS_AT_START) return;
+      const started = Date.now();
+      prepareTypeSchemas(graphs).then(
+        (read) => read.length > 0 && logger.info({ graphs: read, ms: Date.now() - started }, 'graph schemas ready'),
+        (err: unknown) => logger.warn({ err }, 'graph schemas: cannot read them ahead of the first request'),
+      );
+    };
     const graphsOf = (loaded: LangGraphProject) =>
       createGraphRegistry({
         graphs: loaded.graphs,
@@ -83,6 +94,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         typeSchemas: createTypeScriptSchemaSource({
           graphs: loaded.graphs,
           cacheDir: schemaCacheDir(config),
+          projectDir: loaded.dir,
           timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS,
           fallbackNodeModules: platformNodeModules(),
           logger,
@@ -96,7 +108,9 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     if (config.LANGGRAPH_DEV && config.LANGGRAPH_DEV_RELOAD) {
       const reload = async () => {
         const loaded = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
-        return { project: loaded, registry: graphsOf(loaded) };
+        const reloaded = graphsOf(loaded);
+        prepareSchemas(reloaded);
+        return { project: loaded, registry: reloaded };
       };
       const watcher = startDevReload({ dir: project.dir, load: reload, registry, assistants, logger });
       lifecycle.onShutdown('dev-reload', () => watcher.close());
@@ -135,6 +149,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
       webhooks: !project.http.disable_webhooks,
+      loopbackFetch: loopback.fetch,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
@@ -195,6 +210,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     // Without a project app in front, the core app serves every request: they are born with its prototypes.
     const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app }), (h) => h.close());
     loopback.bind(`${http.url}${prefix ?? ''}`);
+    prepareSchemas(registry);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());
     return { name: 'agent-server', url: http.url };

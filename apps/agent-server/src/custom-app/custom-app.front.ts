@@ -34,6 +34,13 @@ const customRouteLog: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** Hono's `HTTPException` (any copy of it): a status and `getResponse()`, the answer it carries. */
+function isHttpException(err: unknown): err is Error & { status: number; getResponse: () => Response } {
+  if (!(err instanceof Error)) return false;
+  const candidate = err as Error & { status?: unknown; getResponse?: unknown };
+  return typeof candidate.status === 'number' && typeof candidate.getResponse === 'function';
+}
+
 export interface CustomAppFrontDeps {
   logger: Logger;
   /** The project's Hono app (`http.app`). */
@@ -65,6 +72,9 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
     .route('/', deps.app as unknown as Hono)
     .all('*', forwardToCore(deps.coreUrl, deps.handoff));
   routes.onError((err, c) => {
+    // The project's HTTPException answers what it says, as Hono's own handler answers it, whichever Hono copy threw
+    // it (the project's own, or the platform's when they share one): recognised by its shape, not its class.
+    if (isHttpException(err)) return err.getResponse();
     deps.logger.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
     return c.json({ detail: 'Internal Server Error' }, 500);
   });
