@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
-import { verifyIdentity } from '@platform/identity';
+import { IdentityHeaders, verifyIdentity } from '@platform/identity';
 import type { RequestContext } from './request-context';
 
 export interface TrustedIdentityOptions {
+  /** What signatures verify with: the internal secret on platform services, the deployment's key on an Agent Server. */
   secret: string;
   /** Paths that pass without a signature (probes, metrics, docs, an OAuth callback). */
   publicPaths: (path: string) => boolean;
@@ -22,6 +23,14 @@ export function trustedIdentity(options: TrustedIdentityOptions): RequestHandler
   return (req, res, next) => {
     const context = res.locals as RequestContext;
     const result = verifyIdentity(secret, req.headers, context.requestId);
+    // Signed (with its own key, which this server cannot verify) for another deployment: the gateway routed that
+    // deployment's traffic here. Refused on every path, public ones included, as a valid signature for it would be.
+    const claimed = req.headers[IdentityHeaders.deployment];
+    if (!result.ok && deploymentId !== undefined && typeof claimed === 'string' && claimed && claimed !== deploymentId) {
+      context.logger.error({ signed_for: claimed, path: req.path }, 'request refused: signed for another deployment');
+      res.status(403).json({ detail: `This server does not serve deployment ${claimed}` });
+      return;
+    }
     if (result.ok && deploymentId !== undefined && result.deploymentId !== deploymentId) {
       // A gateway older than the deployment binding signs none; let it through a rolling upgrade.
       if (result.deploymentId === undefined) {
