@@ -16,6 +16,14 @@ const schema = z
      * in-process SDK's calls).
      */
     DEPLOYMENT_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * The deployment's keys under former platform secrets (comma-separated), still accepted during a rotation of
+     * the internal secret (the control plane sets them from INTERNAL_SECRETS_PREVIOUS).
+     */
+    DEPLOYMENT_KEYS_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter(Boolean)),
     /** Never set on an Agent Server: the platform's secret would let its graphs sign for any workspace or service. */
     INTERNAL_SECRET: z.undefined({ message: 'must not be set on an Agent Server (it signs for every service); give it DEPLOYMENT_KEY, its own deployment\'s key' }).optional(),
     DATABASE_URL: databaseUrl(),

@@ -158,6 +158,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const app = createAgentServerApp({
       logger,
       deploymentKey,
+      previousDeploymentKeys: config.DEPLOYMENT_KEYS_PREVIOUS,
       version: AGENT_SERVER_VERSION,
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
@@ -187,6 +188,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         app: customApp,
         coreUrl: () => core.url,
         deploymentKey,
+        previousDeploymentKeys: config.DEPLOYMENT_KEYS_PREVIOUS,
         deploymentId: config.DEPLOYMENT_ID,
         isPublicPath,
         auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },

@@ -125,6 +125,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
         defaultInstallCommand: config.INSTALL_COMMAND,
         agentEnv: {
           internalSecret: config.INTERNAL_SECRET,
+          previousSecrets: config.INTERNAL_SECRETS_PREVIOUS,
           logLevel: config.AGENT_LOG_LEVEL ?? config.LOG_LEVEL,
           tracingEndpoint: gatewayUrl ? `${gatewayUrl.replace(/\/+$/, '')}/api/v1` : undefined,
         },

@@ -42,6 +42,7 @@ export interface CustomAppFrontDeps {
   coreUrl: () => string;
   /** The deployment's key (DEPLOYMENT_KEY) the gateway signs with. */
   deploymentKey: string;
+  previousDeploymentKeys?: readonly string[];
   deploymentId?: string;
   /** Paths open without the gateway's signature, as on the core routes (probes, docs). */
   isPublicPath: (path: string) => boolean;
@@ -77,7 +78,7 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
   front.use(requestId(deps.logger));
   front.use(customRouteLog);
   if (deps.cors) front.use(corsMiddleware(deps.cors));
-  if (!deps.dev) front.use(trustedIdentity({ secret: deps.deploymentKey, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
+  if (!deps.dev) front.use(trustedIdentity({ secret: deps.deploymentKey, previousSecrets: deps.previousDeploymentKeys, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
   else if (deps.dev.apiKey) front.use(devApiKey(deps.dev.apiKey));
   if (deps.auth?.authenticateCustomRoutes) front.use(authenticateCaller(deps.auth.auth, deps.auth.isOpen));
   front.use((req, res, next) => {

@@ -33,6 +33,21 @@ describe('agentServerEnv', () => {
     expect(verifyIdentity(SECRET, forged, 'r').ok).toBe(false);
   });
 
+  it('adds its keys under former secrets during a rotation window, and only then', () => {
+    expect(env.DEPLOYMENT_KEYS_PREVIOUS).toBeUndefined();
+    const rotating = agentServerEnv({
+      deploymentId: D,
+      tenantId: 'workspace-a',
+      deploymentName: 'agent',
+      database: { kind: 'postgres', url: 'postgres://tenant@db/deployment_a' },
+      secrets: {},
+      options: { internalSecret: 'new-platform-secret-0123456789', previousSecrets: [SECRET, 'older-secret-0123456789'], logLevel: 'info' },
+    });
+    expect(rotating.DEPLOYMENT_KEY).toBe(deploymentKey('new-platform-secret-0123456789', D));
+    expect(rotating.DEPLOYMENT_KEYS_PREVIOUS).toBe(`${deploymentKey(SECRET, D)},${deploymentKey('older-secret-0123456789', D)}`);
+    expect(Object.values(rotating).some((v) => v.includes(SECRET) || v.includes('new-platform-secret'))).toBe(false);
+  });
+
   it('traces with its own workspace-bound key through the gateway', () => {
     expect(env).toMatchObject({ LANGSMITH_TRACING: 'true', LANGSMITH_API_KEY: 'lsv2_sk_workspace_a', LANGSMITH_WORKSPACE_ID: 'workspace-a', OPENAI_API_KEY: 'sk-tenant' });
   });

@@ -4,6 +4,8 @@ import { deploymentKey } from '@platform/identity';
 export interface AgentEnvOptions {
   /** The platform's internal secret: only to derive each deployment's key from; it never goes into the environment. */
   internalSecret: string;
+  /** Former internal secrets (a rotation window): the deployment also gets its keys under them. */
+  previousSecrets?: readonly string[];
   logLevel: string;
   /** LangSmith-compatible tracing API the servers send traces to (`{gateway}/api/v1`); unset = no tracing. */
   tracingEndpoint?: string;
@@ -38,6 +40,7 @@ export function agentServerEnv(input: {
   return {
     DEPLOYMENT_ID: input.deploymentId,
     DEPLOYMENT_KEY: deploymentKey(options.internalSecret, input.deploymentId),
+    ...(options.previousSecrets?.length ? { DEPLOYMENT_KEYS_PREVIOUS: options.previousSecrets.map((s) => deploymentKey(s, input.deploymentId)).join(',') } : {}),
     LOG_LEVEL: options.logLevel,
     MIGRATE_ON_START: 'true',
     ...databaseEnv(input.database),

@@ -7,7 +7,7 @@ import { assertTenantEnv, DeployError, type DeploySpec, type DeploymentDriver, t
 import { probeOk, waitHealthy } from './health';
 import type { InstancesRepository } from '@platform/control-plane-data-access';
 import { freePort } from '@platform/http-server';
-import { isAlive, isOurInstance, logTail, portIsFree, stopProcessGroup } from './process-tools';
+import { isAlive, isOurInstance, logTail, portIsFree, startedWith, stopProcessGroup } from './process-tools';
 import { runningAsRoot, TenantUsers, type TenantUser } from './tenant-users';
 
 export interface LocalDriverOptions {
@@ -137,7 +137,9 @@ export class LocalDriver implements DeploymentDriver {
       if (this.running.has(record.id)) continue;
       const spec = wanted.get(record.deploymentId);
       const ours = record.pid !== null && isOurInstance(record.pid, record.id);
-      const adoptable = spec?.revisionId === record.revisionId && record.state === 'serving' && !urls.has(record.deploymentId);
+      // Its keys must be the ones it would get now: after a rotation of the platform secret it starts again.
+      const keys = spec ? ['DEPLOYMENT_KEY', 'DEPLOYMENT_KEYS_PREVIOUS'].filter((k) => spec.env[k] !== undefined).map((k) => `${k}=${spec.env[k]}`) : [];
+      const adoptable = spec?.revisionId === record.revisionId && record.state === 'serving' && !urls.has(record.deploymentId) && startedWith(record.pid as number, keys);
       if (adoptable && ours && record.url && (await probeOk(record.url))) {
         const port = Number(new URL(record.url).port);
         this.running.set(record.id, {
