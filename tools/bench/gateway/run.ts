@@ -118,7 +118,8 @@ async function main(): Promise<void> {
     for (const [i, database] of databases.gateways.entries()) {
       const gateway = await startGateway({ databaseUrl: database.url, internalSecret: SECRET, controlPlane, logLevel, root: i === 1 ? path.resolve(baseline) : undefined, mode: serviceMode() });
       started.push(gateway);
-      const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, i === 1 ? baselineServer!.url : agentServer.url, i === 1 ? baselineDeployment : agentDeployment);
+      const [upstream, id] = i === 1 && baselineServer ? [baselineServer, baselineDeployment] : [agentServer, agentDeployment];
+      const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, upstream.url, id);
       const headers = () => ({ 'x-api-key': gateway.adminKey, 'x-tenant-id': gateway.workspaceId });
       const base = `${gateway.url}/deployments/${deploymentId}`;
       const created = await fetch(`${base}/assistants`, {
