@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,8 +57,11 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     await db.prepare({ migrate: config.MIGRATE_ON_START });
 
+    // The deployment's key, which verifies the gateway's requests for this deployment only; the dev server (no
+    // gateway) makes one up for the in-process SDK's calls.
+    const deploymentKey = config.DEPLOYMENT_KEY ?? randomBytes(32).toString('base64url');
     // Before the deployment's modules load: they may take `getLogger()` at import.
-    const loopback = installSdkGlobals(logger, { secret: config.INTERNAL_SECRET, deploymentId: config.DEPLOYMENT_ID });
+    const loopback = installSdkGlobals(logger, { secret: deploymentKey, deploymentId: config.DEPLOYMENT_ID });
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
@@ -168,7 +172,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const handoff = new CallerHandoff();
     const app = createAgentServerApp({
       logger,
-      internalSecret: config.INTERNAL_SECRET,
+      deploymentKey,
+      previousDeploymentKeys: config.DEPLOYMENT_KEYS_PREVIOUS,
       version: AGENT_SERVER_VERSION,
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
@@ -197,7 +202,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         logger,
         app: customApp,
         coreUrl: () => core.url,
-        internalSecret: config.INTERNAL_SECRET,
+        deploymentKey,
+        previousDeploymentKeys: config.DEPLOYMENT_KEYS_PREVIOUS,
         deploymentId: config.DEPLOYMENT_ID,
         isPublicPath,
         auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },

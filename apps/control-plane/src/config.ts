@@ -40,6 +40,12 @@ const schema = z.object({
   ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Former keys (comma-separated), still accepted for reading after a rotation. */
   ENCRYPTION_KEYS_PREVIOUS: csv([]),
+  /**
+   * Former internal secrets (comma-separated) during a rotation: Agent Servers also get their deployment keys under
+   * these (DEPLOYMENT_KEYS_PREVIOUS), so they take requests of a gateway not yet on the new secret. Drop it once
+   * every gateway runs on the new one.
+   */
+  INTERNAL_SECRETS_PREVIOUS: csv([]),
   /** `local` (Agent Servers as child processes of this one) or `kubernetes` (a Deployment and Service each). */
   DEPLOYMENT_DRIVER: z.enum(['local', 'kubernetes']).default('local'),
   /** The Agent Server command of the local driver. */

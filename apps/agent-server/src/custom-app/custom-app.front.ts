@@ -47,7 +47,9 @@ export interface CustomAppFrontDeps {
   app: CustomApp;
   /** Where the core routes listen (in this process, on the loopback interface). */
   coreUrl: () => string;
-  internalSecret: string;
+  /** The deployment's key (DEPLOYMENT_KEY) the gateway signs with. */
+  deploymentKey: string;
+  previousDeploymentKeys?: readonly string[];
   deploymentId?: string;
   /** Paths open without the gateway's signature, as on the core routes (probes, docs). */
   isPublicPath: (path: string) => boolean;
@@ -86,7 +88,7 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
   front.use(requestId(deps.logger));
   front.use(customRouteLog);
   if (deps.cors) front.use(corsMiddleware(deps.cors));
-  if (!deps.dev) front.use(trustedIdentity({ secret: deps.internalSecret, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
+  if (!deps.dev) front.use(trustedIdentity({ secret: deps.deploymentKey, previousSecrets: deps.previousDeploymentKeys, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
   else if (deps.dev.apiKey) front.use(devApiKey(deps.dev.apiKey));
   if (deps.auth?.authenticateCustomRoutes) front.use(authenticateCaller(deps.auth.auth, deps.auth.isOpen));
   front.use((req, res, next) => {

@@ -33,7 +33,7 @@ export async function startTestAgentServer(
   try {
     const server = await startAgentServer(
       loadAgentServerConfig({
-        INTERNAL_SECRET: secret,
+        DEPLOYMENT_KEY: secret,
         DATABASE_URL: database.url,
         DATA_DIR: 'memory://',
         MIGRATE_ON_START: 'true',

@@ -10,6 +10,7 @@ import { KubernetesDriver, PostgresDeploymentDatabases, loadKubernetesClient } f
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
 import { startFakeKubernetesApi, type FakeKubernetesApi } from '@platform/control-plane-testing';
+import { deploymentKey } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only servers and fixtures, in a spec
@@ -140,6 +141,9 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     expect(row).toMatchObject({ status: 'READY', activeRevisionId: first.revision.id, upstreamUrl: `http://agent-${first.deployment.id}.agents.svc.cluster.local:8000` });
     const secret = api.object('secrets', 'agents', `agent-${first.deployment.id}-env`);
     expect(Buffer.from(secret?.data.API_TOKEN, 'base64').toString()).toBe('t0k3n');
+    // The pod's own key, never the platform's secret.
+    expect(secret?.data.INTERNAL_SECRET).toBeUndefined();
+    expect(Buffer.from(secret?.data.DEPLOYMENT_KEY, 'base64').toString()).toBe(deploymentKey('internal-secret-0123456789', first.deployment.id));
     expect(Buffer.from(secret?.data.DATABASE_URL, 'base64').toString()).toContain(`/${prefix}${first.deployment.id.replaceAll('-', '')}`);
 
     await leader.stop();

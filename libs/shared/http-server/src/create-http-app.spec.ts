@@ -10,12 +10,12 @@ import { parseRequest } from './validate';
 
 const secret = 'test-internal-secret-123';
 
-function build(ready = true, deploymentId?: string) {
+function build(ready = true, deploymentId?: string, previousSecrets?: string[]) {
   return createHttpApp({
     service: 'svc',
     logger: silentLogger,
     readiness: { db: async () => ready },
-    identity: { secret, publicPaths: (p) => p === '/public', deploymentId },
+    identity: { secret, previousSecrets, publicPaths: (p) => p === '/public', deploymentId },
     routes: (app) => {
       app.get('/public', (_req, res) => {
         res.json({ public: true });
@@ -68,6 +68,27 @@ describe('createHttpApp', () => {
     // Unsigned probes still pass (the orchestrator's), and an unbound server takes any valid signature.
     await request(bound).get('/ok').expect(200);
     await request(build()).get('/whoami').set(signed('b4', 'tenant-1', 'dep-b')).expect(200);
+  });
+
+  it("refuses, on every path, a request signed with another deployment's key for that deployment (a miswired route)", async () => {
+    const bound = build(true, 'dep-a');
+    const otherKey = { ...signIdentity('key-of-dep-b-0123456789', { tenantId: 't', organizationId: 'o', subject: 's' }, 'k1', { deploymentId: 'dep-b' }), 'x-request-id': 'k1' };
+    for (const path of ['/whoami', '/public', '/ok']) {
+      await request(bound).get(path).set(otherKey).expect(403, { detail: 'This server does not serve deployment dep-b' });
+    }
+    // Signed for this deployment with a key it does not hold: not the gateway (401; public paths stay open).
+    const forged = { ...signIdentity('not-the-key-0123456789', { tenantId: 't', organizationId: 'o', subject: 's' }, 'k2', { deploymentId: 'dep-a' }), 'x-request-id': 'k2' };
+    await request(bound).get('/whoami').set(forged).expect(401);
+    await request(bound).get('/public').set(forged).expect(200);
+  });
+
+  it('takes signatures of a former key during a rotation window, and no other', async () => {
+    const rotated = build(true, 'dep-a', ['former-key-0123456789']);
+    const by = (key: string, requestId: string) => ({ ...signIdentity(key, { tenantId: 't', organizationId: 'o', subject: 's' }, requestId, { deploymentId: 'dep-a' }), 'x-request-id': requestId });
+    await request(rotated).get('/whoami').set(by(secret, 'r1')).expect(200);
+    await request(rotated).get('/whoami').set(by('former-key-0123456789', 'r2')).expect(200);
+    await request(rotated).get('/whoami').set(by('unknown-key-0123456789', 'r3')).expect(401);
+    await request(build(true, 'dep-a')).get('/whoami').set(by('former-key-0123456789', 'r4')).expect(401);
   });
 
   it('lets a v1-only signature (a gateway of the previous release) into a bound service during a rolling upgrade', async () => {
