@@ -40,6 +40,18 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
+/**
+ * Runs `work` on a connection to the admin URL holding an advisory lock: two writers of the same role or database
+ * ACL at once (two launchers, a launcher and a control plane on one server) would fail with "tuple concurrently
+ * updated"; one after the other, each finds what the other did.
+ */
+function asAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  return withClient(adminUrl, async (admin) => {
+    await admin.query(`SELECT pg_advisory_lock(hashtext('agent-platform database roles'))`);
+    return work(admin); // the lock ends with the connection
+  });
+}
+
 const ROLE_ATTRIBUTES = 'LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT';
 
 /**
@@ -107,7 +119,7 @@ END $$`;
  */
 export async function ensureOwnedDatabase(adminUrl: string, name: string, password: string): Promise<string> {
   assertSafeName(name);
-  await withClient(adminUrl, async (admin) => {
+  await asAdmin(adminUrl, async (admin) => {
     const literal = admin.escapeLiteral(password);
     try {
       await admin.query(`CREATE ROLE "${name}" ${ROLE_ATTRIBUTES} PASSWORD ${literal}`);
@@ -128,17 +140,17 @@ export async function ensureOwnedDatabase(adminUrl: string, name: string, passwo
     }
     await admin.query(`ALTER DATABASE "${name}" OWNER TO "${name}"`);
     await admin.query(`REVOKE ALL ON DATABASE "${name}" FROM PUBLIC`);
+    const inside = new URL(adminUrl);
+    inside.pathname = `/${name}`;
+    await withClient(inside.toString(), (owner) => owner.query(handOver(name)));
   });
-  const inside = new URL(adminUrl);
-  inside.pathname = `/${name}`;
-  await withClient(inside.toString(), (admin) => admin.query(handOver(name)));
   return roleUrl(adminUrl, name, password);
 }
 
 /** Drops database `name` (closing its sessions), then the role `name`. Both are idempotent: a cut-off run is finished by the next. */
 export async function dropOwnedDatabase(adminUrl: string, name: string): Promise<void> {
   assertSafeName(name);
-  await withClient(adminUrl, async (admin) => {
+  await asAdmin(adminUrl, async (admin) => {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.query(`DROP ROLE IF EXISTS "${name}"`);
   });
@@ -150,7 +162,7 @@ export async function dropOwnedDatabase(adminUrl: string, name: string): Promise
  * (neither superuser nor a member of their owner): the operator must revoke those themselves.
  */
 export async function closeToPublic(adminUrl: string, patterns: string[]): Promise<string[]> {
-  return withClient(adminUrl, async (admin) => {
+  return asAdmin(adminUrl, async (admin) => {
     const { rows } = await admin.query<{ datname: string; allowed: boolean }>(
       `SELECT datname, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(datdba, 'MEMBER') AS allowed
          FROM pg_database
