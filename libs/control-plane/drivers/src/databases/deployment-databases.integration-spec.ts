@@ -235,4 +235,32 @@ describeWithService('DATABASE_URL', 'Postgres (deployment databases and roles)')
     await dropOwnedDatabase(ADMIN, service);
     expect([await databaseExists(service), await roleExists(service)]).toEqual([false, false]);
   });
+
+  it('works with an admin that is no superuser (CREATEDB CREATEROLE), warning about the databases it may not close', async () => {
+    const operator = `${prefix}operator`;
+    const serverDb = new URL(ADMIN).pathname.slice(1) || 'postgres';
+    await admin(`CREATE ROLE "${operator}" LOGIN CREATEDB CREATEROLE`);
+    await admin(`GRANT CONNECT ON DATABASE "${serverDb}" TO "${operator}"`);
+    const warnings: string[] = [];
+    const asOperator = new PostgresDeploymentDatabases(Object.assign(new URL(ADMIN), { username: operator }).toString(), `${prefix}op_`, (m) => warnings.push(m));
+    const id = randomUUID();
+    try {
+      const location = await asOperator.provision(id);
+      const own = `${prefix}op_${id.replaceAll('-', '')}`;
+      expect(decodeURIComponent(new URL(urlOf(location)).username)).toBe(own);
+      expect(await migrateAgentServer(urlOf(location))).not.toEqual([]);
+      const refused = await refusal(() => withClient(inDatabase(urlOf(location), name(a)), async () => undefined));
+      expect(refused.message).toBe(`permission denied for database "${name(a)}"`);
+      // The server's database and template1 were closed by the superuser above; a database of the prefix that
+      // another role owns and left open is named in a warning, since this admin may not close it.
+      expect(warnings).toEqual([]);
+      await admin(`CREATE DATABASE "${prefix}op_stray"`);
+      await new PostgresDeploymentDatabases(Object.assign(new URL(ADMIN), { username: operator }).toString(), `${prefix}op_`, (m) => warnings.push(m)).provision(id);
+      expect(warnings).toEqual([`CONNECT is still granted to PUBLIC on ${prefix}op_stray (not this admin's to change): revoke it as their owner`]);
+      await asOperator.drop(id, location);
+      expect([await databaseExists(own), await roleExists(own)]).toEqual([false, false]);
+    } finally {
+      await admin(`REVOKE CONNECT ON DATABASE "${serverDb}" FROM "${operator}"`);
+    }
+  });
 });

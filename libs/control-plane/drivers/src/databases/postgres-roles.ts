@@ -121,15 +121,22 @@ export async function ensureOwnedDatabase(adminUrl: string, name: string, passwo
   assertSafeName(name);
   await asAdmin(adminUrl, async (admin) => {
     const literal = admin.escapeLiteral(password);
+    const { rows } = await admin.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+    const superuser = rows[0]?.rolsuper === true;
     try {
       await admin.query(`CREATE ROLE "${name}" ${ROLE_ATTRIBUTES} PASSWORD ${literal}`);
     } catch (err) {
       if ((err as { code?: string }).code !== '42710') throw err; // duplicate_object: made by an earlier run
-      await admin.query(`ALTER ROLE "${name}" ${ROLE_ATTRIBUTES} PASSWORD ${literal}`);
+      // Only a superuser may even restate SUPERUSER, REPLICATION, BYPASSRLS; a CREATEROLE admin checks them instead.
+      if (superuser) await admin.query(`ALTER ROLE "${name}" ${ROLE_ATTRIBUTES} PASSWORD ${literal}`);
+      else {
+        const found = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1 AND (rolsuper OR rolreplication OR rolbypassrls)', [name]);
+        if (found.rowCount !== 0) throw new Error(`role ${name} exists with powers a deployment's role must not have`);
+        await admin.query(`ALTER ROLE "${name}" LOGIN NOCREATEDB NOCREATEROLE INHERIT PASSWORD ${literal}`);
+      }
     }
-    const { rows } = await admin.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
     // A non-superuser may give a database only to a role it is a member of (it holds ADMIN on the roles it created).
-    if (!rows[0]?.rolsuper) await admin.query(`GRANT "${name}" TO CURRENT_USER`).catch(ignoreCode('42710'));
+    if (!superuser) await admin.query(`GRANT "${name}" TO CURRENT_USER`).catch(ignoreCode('42710'));
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       try {
@@ -157,16 +164,19 @@ export async function dropOwnedDatabase(adminUrl: string, name: string): Promise
 }
 
 /**
- * Revokes CONNECT and TEMPORARY from PUBLIC on the databases named (those that exist), so only their owners and
- * roles granted CONNECT reach them. `patterns` are LIKE patterns. Returns the databases this admin may not change
- * (neither superuser nor a member of their owner): the operator must revoke those themselves.
+ * Revokes CONNECT and TEMPORARY from PUBLIC on the databases named (those that exist and still grant either), so
+ * only their owners and roles granted CONNECT reach them. `patterns` are LIKE patterns. Returns the databases still
+ * open that this admin may not change (neither superuser nor a member of their owner): the operator must revoke
+ * those themselves.
  */
 export async function closeToPublic(adminUrl: string, patterns: string[]): Promise<string[]> {
   return asAdmin(adminUrl, async (admin) => {
     const { rows } = await admin.query<{ datname: string; allowed: boolean }>(
       `SELECT datname, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(datdba, 'MEMBER') AS allowed
          FROM pg_database
-        WHERE datname LIKE ANY($1::text[]) AND (NOT datistemplate OR datname = 'template1')`,
+        WHERE datname LIKE ANY($1::text[]) AND (NOT datistemplate OR datname = 'template1')
+          AND (has_database_privilege('public', oid, 'CONNECT') OR has_database_privilege('public', oid, 'TEMPORARY'))
+        ORDER BY datname`,
       [patterns],
     );
     const refused: string[] = [];
