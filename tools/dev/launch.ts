@@ -22,7 +22,7 @@ const schema = z.object({
   LOG_LEVEL: logLevel,
   NATS_URL: natsUrl(),
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** One Postgres server for every service: each gets its own database `platform_<service>` there. */
+  /** One Postgres server for every service: each gets its own database `platform_<service>` there, and a role owning it when this URL may create roles. */
   DATABASE_URL: postgresUrl(),
   /** Names of the platform's databases on that server: `<prefix><service>`, deployments `<prefix>deployment_<id>`. */
   DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').optional(),

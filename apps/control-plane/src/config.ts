@@ -56,7 +56,7 @@ const schema = z.object({
   PLATFORM_ROOT: z.string().default(process.cwd()),
   /** Checkouts, logs and embedded deployment databases; default `<DATA_DIR>/control-plane-work`. */
   WORK_DIR: z.string().optional(),
-  /** A Postgres server where each deployment gets its own database; unset = PGlite under WORK_DIR. */
+  /** A Postgres server where each deployment gets its own database and role (a superuser, or CREATEDB CREATEROLE); unset = PGlite under WORK_DIR. */
   DEPLOYMENTS_DATABASE_URL: databaseUrl(),
   /** Name prefix of those databases (`<prefix><deployment id without dashes>`). */
   DEPLOYMENTS_DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').default('deployment_'),

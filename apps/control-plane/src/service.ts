@@ -111,7 +111,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       driver,
       builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND }),
       databases: config.DEPLOYMENTS_DATABASE_URL
-        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX)
+        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX, (message) => logger.warn(message))
         : new PgliteDeploymentDatabases(path.join(work, 'databases')),
       tracingKeys: gatewayUrl ? new GatewayTracingKeys({ gatewayUrl, internalSecret: config.INTERNAL_SECRET }) : undefined,
       box,
