@@ -18,6 +18,8 @@ export function databaseEnv(location: DatabaseLocation): Record<string, string> 
 
 async function onServer(adminUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // The statement in flight fails on its own; without a listener a dropped connection would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(sql);
