@@ -1,23 +1,36 @@
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
-import { asDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
+import { asDatabaseUnavailable, isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
 import { overriding } from './overriding';
 
 type SqlDriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory['connect']>>;
 type Transaction = Awaited<ReturnType<SqlDriverAdapter['startTransaction']>>;
 type SqlQuery = Parameters<Transaction['queryRaw']>[0];
 
-async function mapped<T>(op: Promise<T>): Promise<T> {
-  try {
-    return await op;
-  } catch (err) {
-    throw asDatabaseUnavailable(err);
-  }
-}
-
+/**
+ * A transaction whose connection is handed back to the pool (and, being broken, discarded there) as soon as a
+ * statement finds the server gone. Prisma (6.19) calls neither `commit` nor `rollback` when its COMMIT statement
+ * fails, so the connection stayed checked out for good: the pool shrank with each restart and `pool.end()` hung.
+ */
 function mappedTransaction(inner: Transaction): Transaction {
+  let released = false;
+  const release = (end: () => Promise<void>) => {
+    if (released) return Promise.resolve();
+    released = true;
+    return end();
+  };
+  const statement = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) await release(() => inner.rollback()).catch(() => undefined);
+      throw asDatabaseUnavailable(err);
+    }
+  };
   return overriding(inner, {
-    queryRaw: (query: SqlQuery) => mapped(inner.queryRaw(query)),
-    executeRaw: (query: SqlQuery) => mapped(inner.executeRaw(query)),
+    queryRaw: (query: SqlQuery) => statement(() => inner.queryRaw(query)),
+    executeRaw: (query: SqlQuery) => statement(() => inner.executeRaw(query)),
+    commit: () => release(() => inner.commit()),
+    rollback: () => release(() => inner.rollback()),
   });
 }
 
