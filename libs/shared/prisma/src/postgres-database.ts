@@ -59,7 +59,15 @@ async function inTransaction<T>(
 }
 
 async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withConnected(await pool.connect(), fn);
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    // Nothing ran (a server restarting resets new connections): safe to run again.
+    if (typeof err === 'object' && err !== null) rolledBack.add(err);
+    throw err;
+  }
+  return withConnected(client, fn);
 }
 
 async function withConnected<T>(client: pg.PoolClient, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

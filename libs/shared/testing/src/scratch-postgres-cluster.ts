@@ -70,7 +70,16 @@ export async function startScratchPostgresCluster(): Promise<ScratchPostgresClus
   await pg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  const ctl = (args: string[]) => pg('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', ...args]);
+  const log = path.join(dir, 'server.log');
+  const ctl = async (args: string[]) => {
+    try {
+      await pg('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args]);
+    } catch (err) {
+      // pg_ctl says only "could not start server": the reason is in the server's log.
+      const tail = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(-15).join('\n') : '';
+      throw new Error(`${(err as Error).message}\nserver.log:\n${tail}`);
+    }
+  };
   const start = async () => {
     await ctl(['-o', options, 'start']);
   };
