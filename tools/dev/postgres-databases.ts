@@ -16,6 +16,7 @@ async function makesRoles(serverUrl: string): Promise<boolean> {
 /** The database `name` as the server URL's own user (one that may not make roles): made if missing. */
 async function databaseAsServerUser(serverUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: serverUrl });
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

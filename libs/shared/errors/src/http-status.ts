@@ -1,4 +1,4 @@
-import { InternalError, PlatformError, isPlatformError, type ErrorCode } from './platform-errors';
+import { InternalError, PlatformError, UnavailableError, isPlatformError, type ErrorCode } from './platform-errors';
 import { createError } from './create-error';
 import { ValidationError, type ValidationIssue } from './validation-error';
 
@@ -22,6 +22,8 @@ export interface HttpErrorResponse {
   body: { detail: string | ValidationIssue[] };
   /** The error is ours (5xx): log it with its stack; the body says nothing of it. */
   internal: boolean;
+  /** Seconds for a `Retry-After` header (a 503: the dependency may be back by then). */
+  retryAfterSeconds?: number;
 }
 
 /** Renders any thrown value as `{"detail": ...}` with its status; unknown errors become an opaque 500. */
@@ -31,7 +33,9 @@ export function toHttpError(err: unknown): HttpErrorResponse {
   }
   if (isPlatformError(err) && !(err instanceof InternalError)) {
     const status = HTTP_STATUS[err.code];
-    return { status, body: { detail: err.message }, internal: status >= 500 && err.code !== 'unavailable' && err.code !== 'not_implemented' };
+    const internal = status >= 500 && err.code !== 'unavailable' && err.code !== 'not_implemented';
+    if (err instanceof UnavailableError) return { status, body: { detail: err.message }, internal, retryAfterSeconds: err.retryAfterSeconds };
+    return { status, body: { detail: err.message }, internal };
   }
   return { status: 500, body: { detail: 'Internal Server Error' }, internal: true };
 }

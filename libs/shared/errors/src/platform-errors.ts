@@ -54,6 +54,25 @@ export class TooManyRequestsError extends PlatformError {
 /** A dependency is down or the service is shutting down (503). */
 export class UnavailableError extends PlatformError {
   readonly code = 'unavailable';
+  /** How long a caller should wait before trying again (HTTP `Retry-After`). */
+  readonly retryAfterSeconds: number = 1;
+}
+
+/**
+ * A dependency this request needs (the database, the job bus…) cannot be reached right now: a lost or refused
+ * connection, a server restarting. Retryable: the same request may succeed once the dependency is back. Its
+ * message names the dependency (`"database unavailable"`); transports map it as every `unavailable` error (503
+ * with `Retry-After`, gRPC UNAVAILABLE).
+ */
+export class ServiceUnavailableError extends UnavailableError {
+  /** The dependency that is down, e.g. `database`. */
+  readonly dependency: string;
+  override readonly retryAfterSeconds: number;
+  constructor(dependency: string, options?: { cause?: unknown; retryAfterSeconds?: number; message?: string }) {
+    super(options?.message ?? `${dependency} unavailable`, options);
+    this.dependency = dependency;
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 1;
+  }
 }
 
 /** A call ran past its deadline (504). */
