@@ -37,6 +37,16 @@ describe('HTTP mapping', () => {
     expect(toHttpError(err)).toEqual({ status, body: { detail: err.message }, internal: status === 504 });
   });
 
+  it('answers a 429 that knows when to come back with Retry-After in whole seconds (at least 1)', () => {
+    expect(toHttpError(new TooManyRequestsError('slow down', { retryAfterSeconds: 2.2 }))).toEqual({
+      status: 429,
+      body: { detail: 'slow down' },
+      internal: false,
+      headers: { 'Retry-After': '3' },
+    });
+    expect(toHttpError(new TooManyRequestsError('slow down', { retryAfterSeconds: 0.01 })).headers).toEqual({ 'Retry-After': '1' });
+  });
+
   it('renders validation errors in the FastAPI shape', () => {
     const err = ValidationError.at(['body', 'name'], 'Field required', 'missing');
     expect(toHttpError(err)).toEqual({

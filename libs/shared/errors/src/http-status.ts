@@ -1,4 +1,4 @@
-import { InternalError, PlatformError, isPlatformError, type ErrorCode } from './platform-errors';
+import { InternalError, PlatformError, TooManyRequestsError, isPlatformError, type ErrorCode } from './platform-errors';
 import { createError } from './create-error';
 import { ValidationError, type ValidationIssue } from './validation-error';
 
@@ -22,12 +22,17 @@ export interface HttpErrorResponse {
   body: { detail: string | ValidationIssue[] };
   /** The error is ours (5xx): log it with its stack; the body says nothing of it. */
   internal: boolean;
+  /** Headers the answer carries (`Retry-After` of a 429). */
+  headers?: Record<string, string>;
 }
 
 /** Renders any thrown value as `{"detail": ...}` with its status; unknown errors become an opaque 500. */
 export function toHttpError(err: unknown): HttpErrorResponse {
   if (err instanceof ValidationError) {
     return { status: 422, body: { detail: err.issues }, internal: false };
+  }
+  if (err instanceof TooManyRequestsError && err.retryAfterSeconds !== undefined) {
+    return { status: 429, body: { detail: err.message }, internal: false, headers: { 'Retry-After': String(err.retryAfterSeconds) } };
   }
   if (isPlatformError(err) && !(err instanceof InternalError)) {
     const status = HTTP_STATUS[err.code];

@@ -1,8 +1,8 @@
 import { NotFoundError } from '@platform/errors';
 import type { RunBatchWrite } from '../runs.repository';
-import { ConcurrencyLimit } from './concurrency-limit';
 import type { IngestBatch } from './ingest-batch';
 import type { SessionLookup } from './plan-writes';
+import { FairWriteQueue } from './fair-write-queue';
 import { mergeOperations } from './run-write';
 
 /** The tracing projects runs are logged into (implemented by the projects store). */
@@ -18,15 +18,17 @@ export interface RunBatchWriter {
 }
 
 export interface IngestRunsOptions {
-  /** Batches written at once by this process (each holds a database connection). */
+  /** Batches written at once by this process (each holds a database connection), shared fairly by workspaces. */
   maxConcurrentWrites?: number;
+  /** Batches of one workspace waiting for a write slot in this process; more are refused with 429. */
+  maxQueuedWritesPerWorkspace?: number;
   /** The project of runs that name none. */
   defaultProjectName?: string;
 }
 
 /** Ingestion of run creates, updates and feedback, whatever endpoint they came through. */
 export class IngestRuns {
-  private readonly limit: ConcurrencyLimit;
+  private readonly writes: FairWriteQueue;
   private readonly defaultProject: string;
 
   constructor(
@@ -34,7 +36,7 @@ export class IngestRuns {
     private readonly runs: RunBatchWriter,
     options: IngestRunsOptions = {},
   ) {
-    this.limit = new ConcurrencyLimit(options.maxConcurrentWrites ?? 4);
+    this.writes = new FairWriteQueue({ maxConcurrent: options.maxConcurrentWrites ?? 4, maxQueuedPerKey: options.maxQueuedWritesPerWorkspace ?? 1000 });
     this.defaultProject = options.defaultProjectName ?? 'default';
   }
 
@@ -44,7 +46,8 @@ export class IngestRuns {
     const { feedback, attachments } = batch;
     if (writes.length === 0 && feedback.length === 0 && attachments.length === 0) return;
     const sessions = await this.resolveSessions(tenantId, batch);
-    await this.limit.run(() => this.runs.writeBatch({ tenantId, writes, feedback, attachments, sessions, mustExist: options.mustExist }));
+    // Each workspace queues for the write slots on its own: a flood of one never delays the others' writes much.
+    await this.writes.run(tenantId, () => this.runs.writeBatch({ tenantId, writes, feedback, attachments, sessions, mustExist: options.mustExist }));
   }
 
   /** Projects named by id must exist in the workspace; projects named by name are created on first use. */

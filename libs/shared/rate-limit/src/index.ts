@@ -1,0 +1,2 @@
+export * from './token-buckets';
+export * from './workspace-limits';
