@@ -16,6 +16,7 @@ import {
   type RunReader,
 } from '@platform/tracing-runs';
 import { route, type DeclaredRoute } from '@platform/openapi';
+import { INGEST_LIMITS_HEADER, decodeIngestLimits, type IngestLimits } from '@platform/rate-limit';
 import { accepted, runWithAttachmentsResponse } from './responses.schema';
 
 export interface RunsIngestOptions {
@@ -37,9 +38,18 @@ function multipartOf(req: Request, res: Response, maxAttachmentBytes: number) {
   return parseMultipartBatch(body, req.headers['content-type'], { maxPartBytes: maxBytes, maxAttachmentBytes });
 }
 
+/** The workspace's ingestion limits the gateway sent (it sets the header on every request it signs). */
+const limitsOf = (req: Request): IngestLimits | undefined => decodeIngestLimits(req.headers[INGEST_LIMITS_HEADER]);
+
+/** The body's announced size (0 when chunked: its runs are still counted). */
+const announcedBytes = (req: Request): number => Number(req.headers['content-length']) || 0;
+
 const tags = ['Runs'];
 const runPath = z.object({ runId: z.string().describe('A run id (UUID)') });
-const ingested = { 202: { description: 'Accepted', schema: accepted } };
+const ingested = {
+  202: { description: 'Accepted', schema: accepted },
+  429: { description: "Past the workspace's ingest rate or stored-runs quota; `Retry-After` says when to try again" },
+};
 
 // The multipart parts, for the document: their JSON is validated by the parser with the run and feedback schemas.
 const multipartParts = z
@@ -68,8 +78,11 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       },
       async (_input, req, res) => {
         const tenantId = tenantOf(res);
+        const limits = limitsOf(req);
+        // Refused before its body is read: a flood past the limit costs little more than its headers.
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
         const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes));
-        await ingest.ingest(tenantId, batch);
+        await ingest.ingest(tenantId, batch, { limits });
         res.status(202).json({});
       },
     ),
@@ -88,7 +101,9 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       },
       async (_input, req, res) => {
         const tenantId = tenantOf(res);
-        await ingest.ingest(tenantId, batchFromJson(req.body));
+        const limits = limitsOf(req);
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
+        await ingest.ingest(tenantId, batchFromJson(req.body), { limits });
         res.status(202).json({});
       },
     ),
@@ -103,7 +118,9 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       },
       async (_input, req, res) => {
         const tenantId = tenantOf(res);
-        await ingest.ingest(tenantId, createFromJson(req.body));
+        const limits = limitsOf(req);
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
+        await ingest.ingest(tenantId, createFromJson(req.body), { limits });
         res.status(202).json({});
       },
     ),
@@ -120,8 +137,10 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       async ({ params }, req, res) => {
         const tenantId = tenantOf(res);
         const id = runIdFromPath(params.runId);
+        const limits = limitsOf(req);
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
         // An update of a run this workspace never sent is a 404 here; inside batches it may precede its create.
-        await ingest.ingest(tenantId, updateFromJson(id, req.body), { mustExist: [id] });
+        await ingest.ingest(tenantId, updateFromJson(id, req.body), { mustExist: [id], limits });
         res.status(202).json({});
       },
     ),
