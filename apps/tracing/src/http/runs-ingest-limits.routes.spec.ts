@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import request from 'supertest';
 import { INGEST_LIMITS_HEADER, encodeIngestLimits, type IngestLimits } from '@platform/rate-limit';
@@ -62,6 +63,32 @@ describe('ingest limits per workspace (PGlite)', () => {
     const refused = await batch(a, 1, limits).expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(100);
     expect(refused.body.detail).toMatch(/bytes per second/);
+  });
+
+  it('charges a chunked multipart body (no Content-Length, as the SDK streams it) once read: the next one waits', async () => {
+    const a = randomUUID();
+    const server = app.listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const limits = limitsHeader({ ingestBytes: { perSecond: 1, burst: 100 } });
+      const send = () => {
+        const r = run();
+        const body = `--b\r\nContent-Disposition: form-data; name="post.${r.id}"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(r)}\r\n--b--\r\n`;
+        const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(body)), c.close()) });
+        return fetch(`http://127.0.0.1:${port}/api/v1/runs/multipart`, {
+          method: 'POST',
+          headers: { ...asTenant(a), ...limits, 'content-type': 'multipart/form-data; boundary=b' },
+          body: stream,
+          duplex: 'half',
+        } as RequestInit);
+      };
+      expect((await send()).status).toBe(202);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(100);
+    } finally {
+      server.close();
+    }
   });
 
   it('refuses new runs past the stored-runs quota, still accepting updates', async () => {

@@ -1,3 +1,4 @@
+import { Transform, type Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { bodyLimitOf, decodeBody, publicBaseUrlOf, readingBody, tenantOf } from '@platform/http-server';
@@ -32,10 +33,23 @@ export interface RunsIngestOptions {
  * A multipart body, decoded from its Content-Encoding (gzip, zstd, ...) and held to the route's limit as it streams;
  * each attachment part to `maxAttachmentBytes`.
  */
-function multipartOf(req: Request, res: Response, maxAttachmentBytes: number) {
+function multipartOf(req: Request, res: Response, maxAttachmentBytes: number, source: Readable = req) {
   const maxBytes = bodyLimitOf(res);
-  const body = decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes });
+  const body = decodeBody(source, req.headers['content-encoding'], req.headers['content-length'], { maxBytes });
   return parseMultipartBatch(body, req.headers['content-type'], { maxPartBytes: maxBytes, maxAttachmentBytes });
+}
+
+/** The request as read, counting its bytes as sent (for a chunked body, whose size no header announces). */
+function counted(req: Request): { source: Readable; bytes: () => number } {
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  req.on('error', (err) => counter.destroy(err));
+  return { source: req.pipe(counter), bytes: () => bytes };
 }
 
 /** The workspace's ingestion limits the gateway sent (it sets the header on every request it signs). */
@@ -80,9 +94,17 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
         const tenantId = tenantOf(res);
         const limits = limitsOf(req);
         // Refused before its body is read: a flood past the limit costs little more than its headers.
-        ingest.admitBytes(tenantId, limits, announcedBytes(req));
-        const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes));
-        await ingest.ingest(tenantId, batch, { limits });
+        const announced = announcedBytes(req);
+        ingest.admitBytes(tenantId, limits, announced);
+        if (announced) {
+          await ingest.ingest(tenantId, await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes)), { limits });
+        } else {
+          // Chunked (the SDK streams its multipart bodies): charged once read, so the workspace's next bodies wait.
+          const body = counted(req);
+          const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes, body.source));
+          ingest.chargeBytes(tenantId, limits, body.bytes());
+          await ingest.ingest(tenantId, batch, { limits });
+        }
         res.status(202).json({});
       },
     ),

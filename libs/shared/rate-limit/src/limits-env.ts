@@ -38,3 +38,6 @@ export function defaultWorkspaceLimits(env: LimitsEnv): WorkspaceLimits {
     maxStoredRuns: env.WORKSPACE_MAX_STORED_RUNS,
   };
 }
+
+/** The built-in defaults (the variables unset). */
+export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = defaultWorkspaceLimits(z.object(workspaceLimitsEnv()).parse({}));

@@ -1,4 +1,4 @@
-import { decodeIngestLimits, encodeIngestLimits, retryAfterSeconds, TokenBuckets } from './index';
+import { decodeIngestLimits, effectiveLimits, encodeIngestLimits, limitOverridesFrom, limitsJson, retryAfterSeconds, TokenBuckets } from './index';
 
 describe('TokenBuckets', () => {
   let now = 0;
@@ -39,11 +39,16 @@ describe('TokenBuckets', () => {
     expect(buckets.take('A', limit, 100).ok).toBe(true);
   });
 
-  it('treats a zero rate as no limit and a zero cost as free', () => {
+  it('treats a zero rate as no limit, and admits a zero cost unless the bucket is in debt', () => {
     const buckets = new TokenBuckets({ now: clock });
     for (let i = 0; i < 1000; i++) expect(buckets.take('A', { perSecond: 0, burst: 1 }).ok).toBe(true);
     const limit = { perSecond: 1, burst: 1 };
     buckets.take('B', limit);
+    expect(buckets.take('B', limit, 0).ok).toBe(true);
+    // A size known only afterwards is charged, in debt if need be; then even a zero cost waits.
+    buckets.charge('B', limit, 3);
+    expect(buckets.take('B', limit, 0)).toEqual({ ok: false, retryAfterMs: 3000 });
+    now = 3000;
     expect(buckets.take('B', limit, 0).ok).toBe(true);
   });
 
@@ -90,5 +95,24 @@ describe('ingest limits header', () => {
     expect(retryAfterSeconds(1)).toBe(1);
     expect(retryAfterSeconds(1001)).toBe(2);
     expect(retryAfterSeconds(0)).toBe(1);
+  });
+});
+
+describe('workspace limits', () => {
+  const defaults = { requests: { perSecond: 10, burst: 20 }, ingestRuns: { perSecond: 1, burst: 2 }, ingestBytes: { perSecond: 3, burst: 4 }, maxStoredRuns: 0 };
+
+  it("takes a workspace's own limits where set and the defaults elsewhere, in the admin API's shape", () => {
+    const own = limitOverridesFrom({ requests_per_second: 2, max_stored_runs: 100, ingest_runs_burst: -1, other: 5, ingest_bytes_burst: '9' });
+    expect(own).toEqual({ requests_per_second: 2, max_stored_runs: 100 });
+    expect(limitsJson(effectiveLimits(defaults, own))).toEqual({
+      requests_per_second: 2,
+      requests_burst: 20,
+      ingest_runs_per_second: 1,
+      ingest_runs_burst: 2,
+      ingest_bytes_per_second: 3,
+      ingest_bytes_burst: 4,
+      max_stored_runs: 100,
+    });
+    expect(limitOverridesFrom(null)).toEqual({});
   });
 });

@@ -39,9 +39,12 @@ export class TokenBuckets {
     this.maxKeys = options.maxKeys ?? 100_000;
   }
 
-  /** Takes `cost` tokens from `key`'s bucket when they are there. */
+  /**
+   * Takes `cost` tokens from `key`'s bucket when they are there. A cost of 0 (a size not known yet, to be
+   * `charge`d once known) is admitted unless the bucket is in debt.
+   */
   take(key: string, limit: RateLimit, cost = 1): Admission {
-    if (!(limit.perSecond > 0) || cost <= 0) return { ok: true };
+    if (!(limit.perSecond > 0) || cost < 0) return { ok: true };
     const rate = limit.perSecond / this.replicas / 1000;
     const capacity = Math.max(1, limit.burst / this.replicas);
     const now = this.now();
@@ -60,6 +63,14 @@ export class TokenBuckets {
     }
     this.buckets.set(key, { tokens: tokens - cost, at: now });
     return { ok: true };
+  }
+
+  /** Takes `cost` tokens whether or not they are there (a cost known only afterwards): the bucket may go into debt. */
+  charge(key: string, limit: RateLimit, cost: number): void {
+    if (!(limit.perSecond > 0) || cost <= 0) return;
+    this.take(key, limit, 0);
+    const bucket = this.buckets.get(key) as Bucket;
+    bucket.tokens -= cost;
   }
 
   /** Puts back tokens taken for something that was then refused elsewhere (never above the bucket's capacity). */

@@ -44,3 +44,53 @@ export function decodeIngestLimits(value: string | string[] | undefined): Ingest
 
 /** Seconds for `Retry-After` (whole, at least 1). */
 export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** A workspace's limits as the admin API names them (snake_case, as LangSmith's API does). */
+export const LIMIT_FIELDS = [
+  'requests_per_second',
+  'requests_burst',
+  'ingest_runs_per_second',
+  'ingest_runs_burst',
+  'ingest_bytes_per_second',
+  'ingest_bytes_burst',
+  'max_stored_runs',
+] as const;
+
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+
+/** The limits a workspace sets for itself; a field absent takes the service's default. */
+export type WorkspaceLimitOverrides = Partial<Record<LimitField, number>>;
+
+/** The known, numeric fields of a stored value (anything else is dropped). */
+export function limitOverridesFrom(value: unknown): WorkspaceLimitOverrides {
+  const overrides: WorkspaceLimitOverrides = {};
+  if (typeof value !== 'object' || value === null) return overrides;
+  for (const field of LIMIT_FIELDS) {
+    const v = (value as Record<string, unknown>)[field];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) overrides[field] = v;
+  }
+  return overrides;
+}
+
+/** The limits that hold for a workspace: its own where set, else the defaults. */
+export function effectiveLimits(defaults: WorkspaceLimits, o: WorkspaceLimitOverrides): WorkspaceLimits {
+  return {
+    requests: { perSecond: o.requests_per_second ?? defaults.requests.perSecond, burst: o.requests_burst ?? defaults.requests.burst },
+    ingestRuns: { perSecond: o.ingest_runs_per_second ?? defaults.ingestRuns.perSecond, burst: o.ingest_runs_burst ?? defaults.ingestRuns.burst },
+    ingestBytes: { perSecond: o.ingest_bytes_per_second ?? defaults.ingestBytes.perSecond, burst: o.ingest_bytes_burst ?? defaults.ingestBytes.burst },
+    maxStoredRuns: o.max_stored_runs ?? defaults.maxStoredRuns,
+  };
+}
+
+/** Limits in the admin API's shape. */
+export function limitsJson(l: WorkspaceLimits): Record<LimitField, number> {
+  return {
+    requests_per_second: l.requests.perSecond,
+    requests_burst: l.requests.burst,
+    ingest_runs_per_second: l.ingestRuns.perSecond,
+    ingest_runs_burst: l.ingestRuns.burst,
+    ingest_bytes_per_second: l.ingestBytes.perSecond,
+    ingest_bytes_burst: l.ingestBytes.burst,
+    max_stored_runs: l.maxStoredRuns,
+  };
+}

@@ -39,7 +39,10 @@ export class IngestAdmission {
     this.bytes = new TokenBuckets({ replicas: options.replicas, now: this.now });
   }
 
-  /** Admits `bytes` of body before it is read (from Content-Length), so a refused flood is not even read. */
+  /**
+   * Admits `bytes` of body before it is read (from Content-Length), so a refused flood is not even read; a body of
+   * unknown size (0) is admitted unless the workspace is in debt, and charged once read (`chargeBytes`).
+   */
   admitBytes(tenantId: string, limits: IngestLimits | undefined, bytes: number): void {
     const admission = this.bytes.take(tenantId, (limits ?? this.options.defaults).ingestBytes, bytes);
     if (!admission.ok) {
@@ -47,6 +50,11 @@ export class IngestAdmission {
         retryAfterSeconds: retryAfterSeconds(admission.retryAfterMs),
       });
     }
+  }
+
+  /** Charges the size of a body read without announcing it (chunked): the next bodies wait while in debt. */
+  chargeBytes(tenantId: string, limits: IngestLimits | undefined, bytes: number): void {
+    this.bytes.charge(tenantId, (limits ?? this.options.defaults).ingestBytes, bytes);
   }
 
   /** Admits `creates` new runs and `operations` run creates and updates of a parsed batch. */

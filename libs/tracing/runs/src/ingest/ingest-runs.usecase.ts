@@ -56,6 +56,11 @@ export class IngestRuns {
     this.options.admission?.admitBytes(tenantId, limits, bytes);
   }
 
+  /** Charges a body read without a Content-Length (the SDK streams multipart bodies chunked) once its size is known. */
+  chargeBytes(tenantId: string, limits: IngestLimits | undefined, bytes: number): void {
+    this.options.admission?.chargeBytes(tenantId, limits, bytes);
+  }
+
   /** Stores a batch within the workspace's limits (429 past them). */
   async ingest(tenantId: string, batch: IngestBatch, options: IngestCallOptions = {}): Promise<void> {
     const writes = mergeOperations(batch.operations);
