@@ -18,7 +18,7 @@ const doc = gatewayOpenApi(routes);
 describe("the gateway's own OpenAPI document", () => {
   it('validates as OpenAPI 3.1 and describes the admin API, browser sessions and internal calls', async () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
-    expect(Object.keys(doc.paths)).toEqual(['/api/v1/workspaces', '/api/v1/workspaces/{id}/limits', '/api/v1/api-keys', '/api/v1/api-keys/{id}', '/api/v1/browser-session', '/internal/v1/service-keys', '/internal/v1/service-keys/{id}']);
+    expect(Object.keys(doc.paths)).toEqual(['/api/v1/workspaces', '/api/v1/api-keys', '/api/v1/api-keys/{id}', '/api/v1/workspaces/{id}/limits', '/api/v1/browser-session', '/internal/v1/service-keys', '/internal/v1/service-keys/{id}']);
     expect(doc.paths['/api/v1/api-keys'].post).toMatchObject({ tags: ['API keys'], responses: { 201: {}, 422: {} } });
   });
 });
