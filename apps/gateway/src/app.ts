@@ -72,7 +72,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayListener {
     matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url ?? '/') ?? matchRoute(req.url ?? '/', deps.routes ?? DEFAULT_ROUTES);
   const proxied = async (match: RouteMatch, req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
-    await limiter.admit(req, res.locals.caller as Caller | undefined);
+    await limiter.admit(req, res.locals.caller as Caller | undefined, match.rule.upstream);
     await forward(match, req, res, next);
   };
   const { app, metrics } = createHttpApp({

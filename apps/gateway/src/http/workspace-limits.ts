@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { TooManyRequestsError } from '@platform/errors';
 import type { Caller, IdentityStore } from '@platform/gateway-identity';
+import type { Upstream } from '@platform/gateway-routing';
 import {
   INGEST_LIMITS_HEADER,
   TokenBuckets,
@@ -39,10 +40,10 @@ export class WorkspaceRateLimiter {
   }
 
   /**
-   * Takes one request of the caller's workspace (429 with Retry-After past its rate) and tells the upstream the
+   * Takes one request of the caller's workspace (429 with Retry-After past its rate) and tells tracing the
    * workspace's ingestion limits. A header of that name from the client never passes.
    */
-  async admit(req: Request, caller: Caller | undefined): Promise<void> {
+  async admit(req: Request, caller: Caller | undefined, upstream: Upstream): Promise<void> {
     delete req.headers[INGEST_LIMITS_HEADER];
     const workspaceId = caller?.identity.tenantId;
     if (!workspaceId) return;
@@ -53,6 +54,6 @@ export class WorkspaceRateLimiter {
         retryAfterSeconds: retryAfterSeconds(admission.retryAfterMs),
       });
     }
-    req.headers[INGEST_LIMITS_HEADER] = encodeIngestLimits(limits);
+    if (upstream === 'tracing') req.headers[INGEST_LIMITS_HEADER] = encodeIngestLimits(limits);
   }
 }
