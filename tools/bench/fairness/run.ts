@@ -4,7 +4,9 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres [NATS_URL=nats://127.0.0.1:4222] npx tsx tools/bench/fairness/run.ts
 //   options: --phase=both|ingest|export --b-batches=60 --a-senders=8 --a-batch=100 --a-runs-per-second=500
 //            --a-requests-per-second=20 --a-exports=15 --days=3 --b-exports=5 --worker-concurrency=2 --max-queued=1
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { exportPartitionQueue } from '@platform/contracts';
 import { createJobBus, defineQueue, type JetStreamJobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
@@ -12,6 +14,7 @@ import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/p
 import { startTestS3Server, TEST_S3_CREDENTIALS, type TestS3Server } from '@platform/export-s3/testing';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type RunningPlatform } from '../../dev/platform';
 import { intOption, option } from '../options';
+import type { FloodJob } from './flood-client';
 
 const phase = option('phase', 'both');
 const BUCKET = 'lake';
@@ -54,28 +57,26 @@ async function bBatches(api: Api, batches: number): Promise<number[]> {
   return latencies;
 }
 
-/** A's flood: `senders` loops of `batch`-run batches until stopped; the answers it got. */
-function aFlood(api: Api, senders: number, batch: number) {
-  const statuses: Record<number, number> = {};
-  let stop = false;
-  const sender = async () => {
-    while (!stop) {
-      const res = await api('POST', '/api/v1/runs/batch', { post: runsOf('fair-a', batch) });
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      // A well-behaved client backs off on 429 as the SDK does; an attacker does not: this one does not.
-    }
-  };
-  const running = Promise.all(Array.from({ length: senders }, sender));
+/** A's flood in a child process (flood-client.ts); `stop` ends it and gives the answers it got. */
+async function aFlood(job: FloodJob) {
+  // fork reuses this process's execArgv, i.e. tsx's loader.
+  const child = fork(path.join(__dirname, 'flood-client.ts'), { stdio: 'inherit' });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`flood client exited with ${code}`)));
+  });
+  child.send({ job });
   return {
-    statuses,
-    async stop() {
-      stop = true;
-      await running;
-    },
+    stop: () =>
+      new Promise<Record<number, number>>((resolve) => {
+        child.once('message', (reply: { statuses: Record<number, number> }) => resolve(reply.statuses));
+        child.send({ stop: true });
+      }),
   };
 }
 
-async function ingestPhase(apiA: Api, apiB: Api, admin: Api, a: string): Promise<void> {
+async function ingestPhase(apiB: Api, admin: Api, flood: Omit<FloodJob, 'senders' | 'batch'>): Promise<void> {
+  const a = flood.workspace;
   const batches = intOption('b-batches', 60);
   const senders = intOption('a-senders', 8);
   const batch = intOption('a-batch', 100);
@@ -92,12 +93,12 @@ async function ingestPhase(apiA: Api, apiB: Api, admin: Api, a: string): Promise
   for (const [name, limits] of scenarios) {
     const set = await admin('PATCH', `/api/v1/workspaces/${a}/limits`, limits);
     if (set.status !== 200) throw new Error(`setting A's limits answered ${set.status}: ${JSON.stringify(set.body)}`);
-    const flood = aFlood(apiA, senders, batch);
+    const attacker = await aFlood({ ...flood, senders, batch });
     await sleep(2000);
     const under = await bBatches(apiB, batches);
-    await flood.stop();
+    const statuses = await attacker.stop();
     const ratio = percentile(under, 95) / percentile(alone, 95);
-    console.log(`[ingest] B under A's flood, ${name}: ${summary(under)}; p95 ${ratio.toFixed(2)}x alone; A answered ${JSON.stringify(flood.statuses)}`);
+    console.log(`[ingest] B under A's flood, ${name}: ${summary(under)}; p95 ${ratio.toFixed(2)}x alone; A answered ${JSON.stringify(statuses)}`);
   }
   await admin('PATCH', `/api/v1/workspaces/${a}/limits`, { ingest_runs_per_second: null, ingest_runs_burst: null, requests_per_second: null, requests_burst: null });
 }
@@ -217,7 +218,7 @@ async function main(): Promise<void> {
     const b = (await admin('POST', '/api/v1/workspaces', { display_name: 'bench-b' })).body.id as string;
     const [apiA, apiB] = [apiFor(platform.gatewayUrl, apiKey, workspace.id), apiFor(platform.gatewayUrl, apiKey, b)];
     console.log(`platform on scratch Postgres databases, job bus ${process.env.NATS_URL ? 'NATS JetStream' : 'in process'}; workspaces A ${workspace.id}, B ${b}`);
-    if (phase === 'both' || phase === 'ingest') await ingestPhase(apiA, apiB, admin, workspace.id);
+    if (phase === 'both' || phase === 'ingest') await ingestPhase(apiB, admin, { url: platform.gatewayUrl, apiKey, workspace: workspace.id });
     if (phase === 'both' || phase === 'export') await exportPhase(apiA, apiB, s3);
   } finally {
     await cleanup();
