@@ -47,6 +47,16 @@ describe('HTTP mapping', () => {
     expect(toHttpError(errorFromGrpcStatus(GrpcCode.UNAVAILABLE, 'database unavailable'))).toMatchObject({ status: 503, retryAfterSeconds: 1 });
   });
 
+  it('answers a 429 that knows when to come back with Retry-After in whole seconds (at least 1)', () => {
+    expect(toHttpError(new TooManyRequestsError('slow down', { retryAfterSeconds: 2.2 }))).toEqual({
+      status: 429,
+      body: { detail: 'slow down' },
+      internal: false,
+      headers: { 'Retry-After': '3' },
+    });
+    expect(toHttpError(new TooManyRequestsError('slow down', { retryAfterSeconds: 0.01 })).headers).toEqual({ 'Retry-After': '1' });
+  });
+
   it('renders validation errors in the FastAPI shape', () => {
     const err = ValidationError.at(['body', 'name'], 'Field required', 'missing');
     expect(toHttpError(err)).toEqual({

@@ -46,9 +46,15 @@ export class ConflictError extends PlatformError {
   readonly code = 'conflict';
 }
 
-/** A limit was reached; try again later (429). */
+/** A limit was reached; try again later (429, with `Retry-After` in whole seconds when known). */
 export class TooManyRequestsError extends PlatformError {
   readonly code = 'too_many_requests';
+  /** When the caller may try again, in whole seconds (at least 1); answered as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options);
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+  }
 }
 
 /** A dependency is down or the service is shutting down (503). */

@@ -48,13 +48,13 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const malformed = malformedRequest(err);
   const mapped: unknown = malformed ?? err;
-  const { status, body, internal, retryAfterSeconds } = toHttpError(mapped);
+  const { status, body, internal, headers } = toHttpError(mapped);
   const overrideStatus = (mapped as { status?: unknown }).status;
   const { logger } = res.locals as RequestContext;
   if (internal) logger.error({ err, method: req.method, path: req.originalUrl }, 'request failed');
   else if (malformed) logger.warn({ reason: malformed.message, method: req.method, path: req.originalUrl }, 'malformed request refused');
-  else if (retryAfterSeconds !== undefined) logger.warn({ reason: body.detail, cause: errorCause(err), method: req.method, path: req.originalUrl }, 'dependency unavailable');
-  // A dependency outage (503): the caller may try again once it is back.
-  if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+  else if (status === 503) logger.warn({ reason: body.detail, cause: errorCause(err), method: req.method, path: req.originalUrl }, 'dependency unavailable');
+  // A 503 (the dependency may be back) or a 429 (the limit allows more): the caller may try again after Retry-After.
+  if (headers) res.set(headers);
   res.status(typeof overrideStatus === 'number' ? overrideStatus : status).json(body);
 };
