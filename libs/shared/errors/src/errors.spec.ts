@@ -42,7 +42,7 @@ describe('HTTP mapping', () => {
     const err = new ServiceUnavailableError('database', { cause: new Error('connect ECONNREFUSED'), retryAfterSeconds: 2 });
     expect(err).toBeInstanceOf(UnavailableError);
     expect(err.code).toBe('unavailable');
-    expect(toHttpError(err)).toEqual({ status: 503, body: { detail: 'database unavailable' }, internal: false, retryAfterSeconds: 2 });
+    expect(toHttpError(err)).toEqual({ status: 503, body: { detail: 'database unavailable' }, internal: false, retryAfterSeconds: 2, headers: { 'Retry-After': '2' } });
     expect(toGrpcStatus(err)).toEqual({ code: GrpcCode.UNAVAILABLE, details: 'database unavailable', internal: false });
     expect(toHttpError(errorFromGrpcStatus(GrpcCode.UNAVAILABLE, 'database unavailable'))).toMatchObject({ status: 503, retryAfterSeconds: 1 });
   });
