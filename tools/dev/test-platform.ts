@@ -2,6 +2,7 @@
 // Postgres database when DATABASE_URL is set, else in-memory PGlite), the bus on NATS when NATS_URL is set.
 import { randomUUID } from 'node:crypto';
 import { silentLogger } from '@platform/logging';
+import { TEST_EGRESS_ENV } from '@platform/export-s3/testing';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { upsertStaticDeployment } from './static-deployment';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type PlatformOptions, type RunningPlatform } from './platform';
@@ -54,8 +55,9 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       agentServerEnv: options.agentServerEnv,
       controlPlaneEnv: options.controlPlaneEnv,
       gatewayEnv: options.gatewayEnv,
-      exportEnv: options.exportEnv,
-      exportWorkerEnv: options.exportWorkerEnv,
+      // s3rver and the tests' fault proxies listen on 127.0.0.1: allowed here as an operator allows a local MinIO.
+      exportEnv: { ...TEST_EGRESS_ENV, ...options.exportEnv },
+      exportWorkerEnv: { ...TEST_EGRESS_ENV, ...options.exportWorkerEnv },
       exportPartitionQueue: options.exportPartitionQueue,
       startExportWorker: options.startExportWorker,
       replicas: options.replicas,

@@ -1,9 +1,11 @@
-import { formatIp, inCidr, parseCidr, parseIp, type Cidr, type IpAddress } from './ip-address';
+import { inCidr, parseCidr, parseIp, type Cidr, type IpAddress } from './ip-address';
 
 /** Why an address is not on the public internet: the kind of range and the block it lies in. */
 export interface NonPublicRange {
   kind: string;
   cidr: string;
+  /** The IPv6 form that carried the IPv4 address (`IPv4-mapped`, `NAT64`, ...), when it was one. */
+  form?: string;
 }
 
 const range = (cidr: string, kind: string) => ({ block: parseCidr(cidr), kind });
@@ -70,7 +72,8 @@ function classify(ip: IpAddress): NonPublicRange | undefined {
   const v4 = embeddedIpv4(ip);
   if (v4) {
     const inner = classify(v4);
-    return inner && { kind: `${inner.kind}, as an IPv6 form of ${formatIp(v4)}`, cidr: inner.cidr };
+    const form = EMBEDDING.find((e) => inCidr(ip, e.block))?.kind;
+    return inner && { ...inner, form };
   }
   const hit = (ip.version === 4 ? IPV4 : IPV6).find((r) => inCidr(ip, r.block));
   return hit && { kind: hit.kind, cidr: hit.block.text };

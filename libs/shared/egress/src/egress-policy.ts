@@ -26,9 +26,10 @@ export class EgressRefusedError extends Error {
     readonly host: string,
     readonly kind: string,
     readonly cidr: string,
+    readonly form?: string,
   ) {
     super(
-      `${host} leads to a ${kind} address (${cidr}): the platform does not connect to loopback, private, link-local or ` +
+      `${host} leads to a ${kind} address (${cidr}${form ? `, in its ${form} IPv6 form` : ''}): the platform does not connect to loopback, private, link-local or ` +
         'other non-public addresses unless its operator allows them (EGRESS_ALLOWED_CIDRS, EGRESS_ALLOWED_HOSTS)',
     );
     this.name = 'EgressRefusedError';
@@ -72,7 +73,7 @@ export class EgressPolicy {
     if (!range) return undefined;
     const v4 = embeddedIpv4(ip);
     if (this.cidrs.some((c) => inCidr(ip, c) || (v4 !== undefined && inCidr(v4, c)))) return undefined;
-    return new EgressRefusedError(host, range.kind, range.cidr);
+    return new EgressRefusedError(host, range.kind, range.cidr, range.form);
   }
 
   /** The addresses `host` resolves to, every one checked; EgressRefusedError if any is refused. */

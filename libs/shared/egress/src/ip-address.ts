@@ -40,12 +40,6 @@ export function parseIp(text: string): IpAddress | undefined {
   return undefined;
 }
 
-export function formatIp(ip: IpAddress): string {
-  if (ip.version === 4) return [24n, 16n, 8n, 0n].map((s) => Number((ip.value >> s) & 255n)).join('.');
-  const groups = Array.from({ length: 8 }, (_, i) => Number((ip.value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
-  return new net.SocketAddress({ address: groups.join(':'), family: 'ipv6' }).address;
-}
-
 /** A CIDR block such as `10.0.0.0/8` or `fd00::/8` (a bare address is a /32 or /128). */
 export interface Cidr {
   version: 4 | 6;
