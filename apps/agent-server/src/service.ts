@@ -17,6 +17,7 @@ import {
   type LangGraphProject,
 } from '@platform/agent-server-graphs';
 import { createRunService } from '@platform/agent-server-runs';
+import { egressPolicyFromConfig } from '@platform/egress';
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { parseStoreSettings } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
@@ -135,6 +136,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
       webhooks: !project.http.disable_webhooks,
+      webhookOptions: { egress: egressPolicyFromConfig(config), secret: config.WEBHOOK_SECRET },
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });

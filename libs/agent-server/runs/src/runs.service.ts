@@ -45,6 +45,7 @@ import {
   createRunTracing,
   type RunTracingOptions,
   createWebhookSender,
+  type WebhookOptions,
   RunWorker,
   type RunQueue,
 } from '@platform/agent-server-run-execution';
@@ -85,6 +86,8 @@ export interface RunServiceDeps {
   apiUrl?: string;
   /** False: a run's `webhook` is never called (langgraph.json `http.disable_webhooks`). Default true. */
   webhooks?: boolean;
+  /** Where webhooks may go (the operator's egress allowlist) and the secret they are signed with. */
+  webhookOptions?: WebhookOptions;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -154,7 +157,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     owner,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
-    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
+    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger, deps.webhookOptions),
     apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({

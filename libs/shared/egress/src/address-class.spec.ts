@@ -11,7 +11,7 @@ describe('nonPublicRange', () => {
     ['192.168.1.1', 'private', '192.168.0.0/16'],
     ['100.64.0.1', 'carrier-grade NAT (shared address space)', '100.64.0.0/10'],
     ['100.127.255.255', 'carrier-grade NAT (shared address space)', '100.64.0.0/10'],
-    ['169.254.169.254', 'link-local (cloud metadata services live here)', '169.254.0.0/16'],
+    ['169.254.169.254', 'link-local', '169.254.0.0/16'],
     ['0.0.0.0', 'unspecified ("this network")', '0.0.0.0/8'],
     ['255.255.255.255', 'reserved (incl. broadcast)', '240.0.0.0/4'],
     ['224.0.0.1', 'multicast', '224.0.0.0/4'],

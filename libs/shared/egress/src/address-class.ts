@@ -18,7 +18,7 @@ const IPV4: { block: Cidr; kind: string }[] = [
   range('172.16.0.0/12', 'private'),
   range('192.168.0.0/16', 'private'),
   range('100.64.0.0/10', 'carrier-grade NAT (shared address space)'),
-  range('169.254.0.0/16', 'link-local (cloud metadata services live here)'),
+  range('169.254.0.0/16', 'link-local'),
   range('192.0.0.0/24', 'IETF protocol assignment'),
   range('192.0.2.0/24', 'documentation'),
   range('198.51.100.0/24', 'documentation'),
