@@ -52,7 +52,8 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       migrate: true,
       logger: () => silentLogger,
       langgraphConfigPath: options.langgraphConfigPath,
-      agentServerEnv: options.agentServerEnv,
+      // Run webhooks in the tests go to receivers on 127.0.0.1: allowed as an operator would allow an internal one.
+      agentServerEnv: { EGRESS_ALLOWED_CIDRS: '127.0.0.1/32', ...options.agentServerEnv },
       controlPlaneEnv: options.controlPlaneEnv,
       gatewayEnv: options.gatewayEnv,
       // s3rver and the tests' fault proxies listen on 127.0.0.1: allowed here as an operator allows a local MinIO.
