@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { deploymentKey } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { TEST_EGRESS_ENV } from '@platform/export-s3/testing';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { upsertStaticDeployment } from './static-deployment';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type PlatformOptions, type RunningPlatform } from './platform';
@@ -70,11 +71,13 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       migrate: true,
       logger: () => silentLogger,
       langgraphConfigPath: options.langgraphConfigPath,
-      agentServerEnv: options.agentServerEnv,
+      // Run webhooks in the tests go to receivers on 127.0.0.1: allowed as an operator would allow an internal one.
+      agentServerEnv: { EGRESS_ALLOWED_CIDRS: '127.0.0.1/32', ...options.agentServerEnv },
       controlPlaneEnv: options.controlPlaneEnv,
       gatewayEnv: options.gatewayEnv,
-      exportEnv: options.exportEnv,
-      exportWorkerEnv: options.exportWorkerEnv,
+      // s3rver and the tests' fault proxies listen on 127.0.0.1: allowed here as an operator allows a local MinIO.
+      exportEnv: { ...TEST_EGRESS_ENV, ...options.exportEnv },
+      exportWorkerEnv: { ...TEST_EGRESS_ENV, ...options.exportWorkerEnv },
       exportPartitionQueue: options.exportPartitionQueue,
       startExportWorker: options.startExportWorker,
       replicas: options.replicas,

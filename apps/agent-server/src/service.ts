@@ -20,6 +20,7 @@ import {
   type LangGraphProject,
 } from '@platform/agent-server-graphs';
 import { createRunService } from '@platform/agent-server-runs';
+import { egressPolicyFromConfig } from '@platform/egress';
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { parseStoreSettings } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
@@ -153,7 +154,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
       webhooks: !project.http.disable_webhooks,
-      loopbackFetch: loopback.fetch,
+      webhookOptions: { egress: egressPolicyFromConfig(config), secret: config.WEBHOOK_SECRET, loopback: loopback.fetch },
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });

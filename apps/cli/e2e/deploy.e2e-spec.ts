@@ -101,6 +101,30 @@ describe('agent-platform deploy', () => {
     });
     expect(stolen.status).toBe(422);
     expect(stolen.body.detail[0]).toMatchObject({ loc: ['body', 'source_config', 'repo_url'] });
+
+    // Nor by a path through its own uploads folder, however it is spelled, nor the platform's own checkout.
+    const own = repoUrl.replace(`/${platform.workspaceId}/my-agent`, `/${otherId}`);
+    expect(own).not.toBe(repoUrl);
+    const A = platform.workspaceId;
+    for (const traversal of [
+      `${own}/..%2f${A}%2fmy-agent`,
+      `${own}/%2e%2e/${A}/my-agent`,
+      `${own}/.%2e/${A}/my-agent`,
+      `${own}/%252e%252e/${A}/my-agent`,
+      `${own}/..%5c${A}%5cmy-agent`,
+      `${own}/../${A}/my-agent`,
+      `${own}/..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2f${encodeURIComponent(process.cwd().slice(1))}`,
+      `file://${process.cwd()}`,
+    ]) {
+      const attempt = await api(platform, otherId)('POST', '/v2/deployments', {
+        name: 'stolen-by-traversal',
+        source: 'github',
+        source_config: { repo_url: traversal, deployment_type: 'dev' },
+        source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
+        secrets: [],
+      });
+      expect({ traversal, status: attempt.status }).toEqual({ traversal, status: 422 });
+    }
   });
 
   it('names the bad flag', async () => {

@@ -4,6 +4,8 @@ import { createDuckDbParquetWriterFactory, removeDeadStagingFolders } from '@pla
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { checkHealth, createClient } from '@platform/grpc';
 import { createHttpApp, createMetrics, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { egressPolicyFromConfig } from '@platform/egress';
+import { ambientCredentialsFor } from '@platform/export-s3';
 import { createJobBus, installationDurable, installationQueue, type JobBus } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import type { ExportWorkerConfig } from './config';
@@ -55,7 +57,13 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
     const useCase: ExportPartitionDeps = {
       progress: new GrpcProgressReporter(progress),
       runs: new GrpcRunSource(tracing, { deadlineMs: config.EXPORT_WORKER_STREAM_DEADLINE, batchSize: config.EXPORT_WORKER_STREAM_BATCH_SIZE }),
-      objectStores: s3ObjectStores({ partBytes: config.EXPORT_WORKER_PART_BYTES, concurrency: config.EXPORT_WORKER_UPLOAD_CONCURRENCY, logger }),
+      objectStores: s3ObjectStores({
+        partBytes: config.EXPORT_WORKER_PART_BYTES,
+        concurrency: config.EXPORT_WORKER_UPLOAD_CONCURRENCY,
+        logger,
+        egress: egressPolicyFromConfig(config),
+        ambientCredentials: ambientCredentialsFor(config.EXPORT_AMBIENT_CREDENTIALS_WORKSPACES),
+      }),
       parquet,
       logger,
     };

@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '@platform/egress';
 import { CredentialCipher } from '@platform/export-s3';
 import {
   DestinationsRepository,
@@ -24,7 +25,10 @@ export interface ExportComponentsOptions {
   logger: Logger;
   clock: Clock;
   settings: ExportSettings;
-  allowAmbientCredentials: boolean;
+  /** Where destinations may point (the operator's egress allowlist). */
+  egress: EgressPolicy;
+  /** Whether a workspace may use the platform's own AWS credentials (a destination without `credentials`). */
+  ambientCredentials: (tenantId: string) => boolean;
   destinationCheckTimeoutMs?: number;
   queryValidator?: ExportQueryValidator;
   partitionQueue?: QueueDefinition<typeof exportPartitionQueue.schema>;
@@ -62,7 +66,7 @@ export function exportComponents(o: ExportComponentsOptions): ExportComponents {
   const exports = new ExportsRepository(o.prisma);
   const progress = new RunProgressRepository(o.prisma, o.cipher, o.settings);
   return {
-    destinations: { destinations, allowAmbientCredentials: o.allowAmbientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
+    destinations: { destinations, egress: o.egress, ambientCredentials: o.ambientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
     exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable },
     progress: { progress, clock: o.clock, workAvailable: o.workAvailable },
     dispatcher: { repository: new DispatchRepository(o.prisma, o.settings), bus: o.bus, clock: o.clock, logger: o.logger, queue: o.partitionQueue },

@@ -2,7 +2,8 @@ import { serviceDataDir } from '@platform/config';
 import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
 import { openExportDatabase, systemClock, type ExportDatabase } from '@platform/export-data-access';
 import { dispatchOnce, sweepTimeouts } from '@platform/export-dispatch';
-import { CredentialCipher } from '@platform/export-s3';
+import { ambientCredentialsFor, CredentialCipher } from '@platform/export-s3';
+import { egressPolicyFromConfig } from '@platform/egress';
 import { spawnScheduledExports, startBackgroundLoop, type BackgroundLoop } from '@platform/export-exports';
 import { createClient, startGrpcServer } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
@@ -47,7 +48,8 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       logger,
       clock: systemClock,
       settings: exportSettingsOf(config),
-      allowAmbientCredentials: config.EXPORT_ALLOW_AMBIENT_CREDENTIALS,
+      egress: egressPolicyFromConfig(config),
+      ambientCredentials: ambientCredentialsFor(config.EXPORT_AMBIENT_CREDENTIALS_WORKSPACES),
       destinationCheckTimeoutMs: config.EXPORT_DESTINATION_CHECK_TIMEOUT,
       queryValidator: tracing && tracingQueryValidator(tracing, logger),
       partitionQueue,

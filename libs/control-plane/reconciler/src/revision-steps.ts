@@ -152,6 +152,7 @@ export class RevisionSteps {
       const token = integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined;
       const result = await this.deps.builder.build({
         repoUrl: str(rev.sourceConfig.repo_url) as string,
+        tenantId: deployment.tenantId,
         ref: str(src.repo_ref) as string,
         commitSha: str(src.repo_commit_sha),
         token,
@@ -285,6 +286,7 @@ export class RevisionSteps {
     const integrationId = str(rev.sourceConfig.integration_id);
     await this.deps.builder.build({
       repoUrl: str(rev.sourceConfig.repo_url) as string,
+      tenantId: deployment.tenantId,
       ref: str(rev.sourceRevisionConfig.repo_ref) as string,
       commitSha: str(rev.sourceRevisionConfig.repo_commit_sha),
       token: integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined,
