@@ -25,6 +25,8 @@ export interface TestPlatformOptions {
   controlPlaneEnv?: Record<string, string | undefined>;
   /** Extra gateway variables (deployment cache TTL, wildcard domain). */
   gatewayEnv?: Record<string, string | undefined>;
+  /** Extra tracing variables. */
+  tracingEnv?: Record<string, string>;
   /** Extra export-service and export-worker variables (shorter retry delays, smaller files, ...). */
   exportEnv?: Record<string, string>;
   exportWorkerEnv?: Record<string, string>;
@@ -54,6 +56,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       agentServerEnv: options.agentServerEnv,
       controlPlaneEnv: options.controlPlaneEnv,
       gatewayEnv: options.gatewayEnv,
+      tracingEnv: options.tracingEnv,
       exportEnv: options.exportEnv,
       exportWorkerEnv: options.exportWorkerEnv,
       exportPartitionQueue: options.exportPartitionQueue,
