@@ -55,7 +55,7 @@ describe('bad input and slow clients, every service (platform in-process)', () =
   ];
 
   it('refuses JSON nested past MAX_JSON_DEPTH on every service with a 422 naming the limit, never a 5xx', async () => {
-    const answers: unknown[] = [];
+    const answers: [string, string, number, number, string | undefined, string | undefined][] = [];
     for (const [service, method, path, body] of routes()) {
       for (const depth of [MAX_JSON_DEPTH + 1, 6_000, 50_000]) {
         const res = await send(method, path, body(nested(depth - 1)));
@@ -91,7 +91,7 @@ describe('bad input and slow clients, every service (platform in-process)', () =
   });
 
   it('refuses bytes that are not UTF-8 on every service with a 400 naming the offset, storing nothing', async () => {
-    const answers: unknown[] = [];
+    const answers: [string, string, number, number, string | undefined][] = [];
     for (const [service, method, path, body] of routes()) {
       for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {
         const text = Buffer.from(body('"text"'));
@@ -101,8 +101,8 @@ describe('bad input and slow clients, every service (platform in-process)', () =
         answers.push([service, path.replace(deployment, '{id}'), bad[0], res.status, /not valid UTF-8: byte 0x[0-9A-F]{2} at offset (\d+) /.exec(detail)?.[1]]);
       }
     }
-    expect(answers).toEqual(answers.map(([service, path, byte]) => [service, path, byte, 400, expect.any(String)]));
-    const offsets = answers.map((a) => Number((a as string[])[4]));
+    expect(answers).toEqual(answers.map(([service, path, byte]) => [service, path, byte, 400, expect.any(String) as string]));
+    const offsets = answers.map((a) => Number(a[4]));
     const expected = routes().flatMap(([, , , body]) => Array(4).fill(Buffer.from(body('"text"')).indexOf('"text"') + 2));
     expect(offsets).toEqual(expected);
     const threads = await agent().threads.search({ limit: 100 });
@@ -112,6 +112,8 @@ describe('bad input and slow clients, every service (platform in-process)', () =
   // Each service directly (signed as the gateway signs) and the gateway: stalled headers, then a stalled body.
   const services = () => [
     ['gateway', platform.gatewayUrl, '/api/v1/runs', { 'x-api-key': platform.adminKey }],
+    // The gateway's own handling of a wait (it keeps the body to carry the wait over to another replica).
+    ['gateway (runs/wait)', platform.gatewayUrl, `/deployments/${deployment}/runs/wait`, { 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId }],
     ...(['control-plane', 'tracing', 'export', 'export-worker', 'agent-server'] as const).map((name) => {
       const requestId = randomUUID();
       const signed = signIdentity(TEST_INTERNAL_SECRET, { tenantId: platform.workspaceId, organizationId: randomUUID(), subject: 'e2e' }, requestId);

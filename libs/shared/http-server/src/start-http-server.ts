@@ -45,7 +45,7 @@ export async function startHttpServer(handler: RequestListener, host: string, po
     requestTimeout: 0,
     headersTimeout,
     // Node checks the headers limit every this often (30 s by default, which let stalled headers hold on 86 s).
-    connectionsCheckingInterval: Math.max(Math.min(1_000, Math.floor(headersTimeout / 4)), 5),
+    connectionsCheckingInterval: headersTimeout > 0 ? Math.max(Math.min(1_000, Math.floor(headersTimeout / 4)), 5) : 30_000,
     // Behind the gateway's keep-alive pool: keep idle sockets longer than the proxy does.
     keepAliveTimeout: 65_000,
   };
