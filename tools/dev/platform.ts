@@ -70,6 +70,8 @@ export interface PlatformOptions {
   controlPlaneEnv?: Record<string, string | undefined>;
   /** Extra gateway variables (e.g. DEPLOYMENT_CACHE_TTL, DEPLOYMENT_DOMAIN). */
   gatewayEnv?: Record<string, string | undefined>;
+  /** Extra tracing variables. */
+  tracingEnv?: Record<string, string>;
   /**
    * Instances of the services that run as several replicas in a cluster (default 1 each): extra agent servers
    * share the first one's database (Postgres only), extra export workers its job bus.
@@ -153,7 +155,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     };
     // Services that depend on no other start together; the worker and the gateway need their peers' ports.
     // The export service checks export filters with tracing, so it starts once tracing's gRPC port is known.
-    const tracingStarted = launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing') }), loggerFor('tracing')));
+    const tracingStarted = launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing'), ...options.tracingEnv }), loggerFor('tracing')));
     const [controlPlane, tracing, exportService, agentServer] = await Promise.all([
       launch(
         startControlPlane(

@@ -45,6 +45,8 @@ export interface TestPlatformOptions {
   controlPlaneEnv?: Record<string, string | undefined>;
   /** Extra gateway variables (deployment cache TTL, wildcard domain). */
   gatewayEnv?: Record<string, string | undefined>;
+  /** Extra tracing variables. */
+  tracingEnv?: Record<string, string>;
   /** Extra export-service and export-worker variables (shorter retry delays, smaller files, ...). */
   exportEnv?: Record<string, string>;
   exportWorkerEnv?: Record<string, string>;
@@ -75,6 +77,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       agentServerEnv: { EGRESS_ALLOWED_CIDRS: '127.0.0.1/32', ...options.agentServerEnv },
       controlPlaneEnv: options.controlPlaneEnv,
       gatewayEnv: options.gatewayEnv,
+      tracingEnv: options.tracingEnv,
       // s3rver and the tests' fault proxies listen on 127.0.0.1: allowed here as an operator allows a local MinIO.
       exportEnv: { ...TEST_EGRESS_ENV, ...options.exportEnv },
       exportWorkerEnv: { ...TEST_EGRESS_ENV, ...options.exportWorkerEnv },

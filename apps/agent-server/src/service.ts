@@ -25,7 +25,7 @@ import { runCreateSchema } from '@platform/agent-server-run-records';
 import { parseStoreSettings } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
 import { serviceDataDir } from '@platform/config';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';
 import { createAgentServerApp, isOpenPath, isPublicPath } from './app';
@@ -198,7 +198,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     let listener: RequestListener = app;
     if (customApp) {
       // The core routes on the loopback interface, behind the project's app on the server's address.
-      const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0), (h) => h.close());
+      const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0, slowClientLimits(config)), (h) => h.close());
       listener = createCustomAppFront({
         logger,
         app: customApp,
@@ -215,7 +215,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     }
     const prefix = project.http.mount_prefix;
     // Without a project app in front, the core app serves every request: they are born with its prototypes.
-    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app }), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app, ...slowClientLimits(config) }), (h) => h.close());
     loopback.bind(`${http.url}${prefix ?? ''}`);
     prepareSchemas(registry);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.

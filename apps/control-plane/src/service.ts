@@ -27,7 +27,7 @@ import { integrationToken, type OAuthContext } from '@platform/control-plane-oau
 import { Reconciler } from '@platform/control-plane-reconciler';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 import { startGrpcServer } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createControlPlaneApp } from './app';
 import { workDir, type ControlPlaneConfig } from './config';
@@ -168,7 +168,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       readiness: { database: () => db.ready() },
       sourcesDir,
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
     // Last to start, first to stop: in-flight builds and deploys are handed back before the database closes.
     const running = await lifecycle.use('reconciler', reconciler, (r) => r.stop());
     running.start();

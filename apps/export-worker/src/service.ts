@@ -3,7 +3,7 @@ import { EXPORT_WORKER_DURABLE, exportPartitionQueue, exportProgressService, run
 import { createDuckDbParquetWriterFactory, removeDeadStagingFolders } from '@platform/export-parquet';
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { checkHealth, createClient } from '@platform/grpc';
-import { createHttpApp, createMetrics, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { createHttpApp, createMetrics, Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import { egressPolicyFromConfig } from '@platform/egress';
 import { ambientCredentialsFor } from '@platform/export-s3';
 import { createJobBus, installationDurable, installationQueue, type JobBus } from '@platform/job-bus';
@@ -97,7 +97,7 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
       identity: { secret: config.INTERNAL_SECRET },
       routes: () => undefined,
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
     // Registered last, so it stops first: in-flight jobs are handed back before the clients they use close.
     lifecycle.onShutdown('partition consumer', () => jobs.stop());
     void jobs.start().catch((err: unknown) => logger.error({ err }, 'export worker: could not start consuming partition jobs'));

@@ -6,7 +6,7 @@ import { ambientCredentialsFor, CredentialCipher } from '@platform/export-s3';
 import { egressPolicyFromConfig } from '@platform/egress';
 import { spawnScheduledExports, startBackgroundLoop, type BackgroundLoop } from '@platform/export-exports';
 import { createClient, startGrpcServer } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import { createJobBus, installationQueue, type JobBus, type QueueDefinition } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import { createExportApp } from './app';
@@ -74,7 +74,7 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       destinations: components.destinations,
       readiness: { database: () => db.ready(), bus: () => bus.ready() },
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
 
     // Every replica may run these; their correctness comes from database transactions, not from being alone.
     if (config.EXPORT_BACKGROUND_LOOPS) {

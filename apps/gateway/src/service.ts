@@ -5,7 +5,7 @@ import { IdentityRepository, openGatewayDatabase } from '@platform/gateway-data-
 import { Authenticator, CachingIdentityStore, bootstrapIdentity, listenForIdentityChanges, type BootstrapResult } from '@platform/gateway-identity';
 import { cachedResolver } from '@platform/gateway-routing';
 import { callUnary, createClient } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { defaultWorkspaceLimits } from '@platform/rate-limit';
 import { createGatewayApp } from './app';
@@ -66,7 +66,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       consoleDir: path.resolve(config.CONSOLE_DIR),
     });
     // Proxied requests bypass express's router (proxiedFirst), not its prototypes: born with them (expressMessages).
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, { express: app.express }), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, { express: app.express, ...slowClientLimits(config) }), (h) => h.close());
     return { name: 'gateway', url: http.url, bootstrap };
   });
 }

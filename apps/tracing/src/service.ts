@@ -2,7 +2,7 @@ import { serviceDataDir } from '@platform/config';
 import { openDatabase as openSqlDatabase } from '@platform/prisma';
 import { runsService } from '@platform/contracts';
 import { startGrpcServer } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { defaultWorkspaceLimits } from '@platform/rate-limit';
 import { openPostgresCopySql, openTracingDatabase, prismaIngestSql, TracingProjectsRepository } from '@platform/tracing-data-access';
@@ -82,7 +82,7 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
       readiness: { database: () => db.ready() },
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
     return { name: 'tracing', url: http.url, grpcPort: grpc.port };
   });
 }

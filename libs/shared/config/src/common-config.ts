@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { flag, logLevel, port, url } from './env-types';
+import { duration, flag, logLevel, port, url } from './env-types';
 
 /**
  * Variables every service reads: where it listens, how it logs, the secret that signs identity between the
@@ -21,6 +21,13 @@ export const commonServiceEnv = (defaults: { httpPort: number; grpcPort?: number
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),
   /** Root of the embedded (PGlite) databases when DATABASE_URL is unset: `<DATA_DIR>/<service>`; `memory://` keeps them in memory. */
   DATA_DIR: z.string().default('.data'),
+  /** Longest a client may take to send a request's headers (`30s`, `500ms`): 408 and the connection closed beyond. */
+  HTTP_HEADERS_TIMEOUT: duration(30_000),
+  /**
+   * Longest pause between the bytes of a request body: 408 and the connection closed beyond (`0`: none). An upload that
+   * keeps coming is never cut, however long it takes; responses (SSE streams) are not limited.
+   */
+  HTTP_BODY_IDLE_TIMEOUT: duration(30_000),
 });
 
 /**
