@@ -15,3 +15,5 @@ export { jsonBody, readingBody, JsonBodyError } from './json-body.middleware';
 export * from './run-service';
 export { freePort } from './free-port';
 export * from './public-base-url';
+export * from './process-tree';
+export * from './data-lock';
