@@ -63,7 +63,11 @@ describe('agent-platform deploy', () => {
     const broken = await deploy('broken-agent');
     expect(broken.code).not.toBe(0);
     expect(broken.output).toMatch(/ended (BUILD|DEPLOY)_FAILED/);
-    expect(broken.output).toMatch(/deploy \| .*src\/agent\.ts:1:\d+: ERROR: Unexpected/);
+    // The user's file as the project names it, not the build copy's path; the error printed once (the log), the
+    // closing line its summary.
+    expect(broken.output).toMatch(/deploy \| .*[ "']src\/agent\.ts:1:\d+: ERROR: Unexpected/);
+    expect(broken.output).not.toContain(os.tmpdir());
+    expect(broken.output.match(/src\/agent\.ts:1:\d+: ERROR: Unexpected/g)?.length).toBe(1);
   });
 
   it('takes only a size-limited project archive, and only from the workspace it was uploaded to', async () => {
