@@ -84,4 +84,21 @@ describe('what agent-platform deploy packs', () => {
     expect(printed).not.toContain('internal-secret');
     expect(printed).toContain('Never uploaded: node_modules/, .git/, .langgraph_api/, .agent-platform/, .data/');
   });
+
+  it('says once, without a status, that the gateway cannot be reached', async () => {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    let errors = '';
+    err.on('data', (c: Buffer) => (errors += c.toString()));
+    out.resume();
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(await runCli(['deploy', '--gateway', 'http://127.0.0.1:9', '--api-key', 'lsv2_sk_x'], out, err)).toBe(1);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(errors).toMatch(/^agent-platform deploy: POST \/v2\/sources\/\S+: cannot reach the gateway at http:\/\/127\.0\.0\.1:9 /);
+    expect(errors).not.toContain(': 0 ');
+  });
 });
