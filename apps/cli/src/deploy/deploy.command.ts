@@ -45,7 +45,7 @@ export async function runDeploy(options: DeployOptions, out: NodeJS.WritableStre
     if (revision.status !== 'DEPLOYED') {
       // The log printed above holds the whole error already: its first line here, the whole of it only without a log.
       const message = String(revision.status_message ?? '');
-      const summary = logLines > 0 ? message.split('\n')[0] : message;
+      const summary = logLines > 0 && message.includes('\n') ? `${message.split('\n')[0].replace(/:$/, '')} (the log above has the error)` : message;
       err.write(`\n  Revision ${revision.id} ended ${revision.status}${summary ? `: ${summary}` : ''}\n`);
       return 1;
     }
