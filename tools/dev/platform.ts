@@ -77,6 +77,8 @@ export interface PlatformOptions {
    * share the first one's database (Postgres only), extra export workers its job bus.
    */
   replicas?: Partial<Record<ReplicatedService, number>>;
+  /** Told each time a service has started (the launcher prints it: a first start migrates five databases). */
+  onStarted?: (service: RunningService) => void;
 }
 
 export const REPLICATED_SERVICES = ['agent-server', 'export-worker'] as const;
@@ -137,9 +139,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 
   const started: RunningService[] = [];
   let bus: JobBus | undefined;
+  // Every service is stopped even when one of them fails to (the control plane's stop ends its deployments'
+  // Agent Servers); the first failure is reported after all were tried.
   const stopAll = async () => {
-    for (const service of started.reverse()) await service.stop();
-    await bus?.close();
+    const failures: unknown[] = [];
+    for (const service of started.reverse()) await service.stop().catch((err: unknown) => failures.push(err));
+    await bus?.close().catch((err: unknown) => failures.push(err));
+    if (failures.length) throw failures[0];
   };
   // A failed start of one service leaves the ones that did start to be stopped by stopAll.
 
@@ -151,6 +157,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const launch = async <S extends RunningService>(start: Promise<S>) => {
       const service = await start;
       started.push(service);
+      options.onStarted?.(service);
       return service;
     };
     // Services that depend on no other start together; the worker and the gateway need their peers' ports.

@@ -14,6 +14,7 @@ import {
   createTypeScriptSchemaSource,
   loadLangGraphProject,
   loadStoreEmbeddings,
+  missingEnvFileNote,
   platformNodeModules,
   prepareTypeSchemas,
   type GraphRegistry,
@@ -65,6 +66,10 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const loopback = installSdkGlobals(logger, { secret: deploymentKey, deploymentId: config.DEPLOYMENT_ID });
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
+    if (project.missingEnvFile) {
+      const note = missingEnvFileNote(project.missingEnvFile, config.LANGGRAPH_DEV);
+      logger[note.level]({ config: project.configPath }, note.message);
+    }
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
     const auth = project.auth ? await loadDeploymentAuth(project.auth.path, project.dir) : undefined;
     if (project.auth) logger.info({ auth: project.auth.path }, 'auth: the deployment authenticates every request');

@@ -56,14 +56,19 @@ describe('agent-platform deploy', () => {
     await waitFor(ask, (answer) => /Here is the current weather: Redeployed: \d+°C/.test(answer), 10_000);
     const revisions = (await call('GET', `/v2/deployments/${deploymentId}/revisions`)).body.resources as { status: string }[];
     expect(revisions.map((r) => r.status)).toEqual(['DEPLOYED', 'REPLACED']);
-  });
+  }, 360_000);
 
   it('exits non-zero with the error from the revision log when the project has a syntax error', async () => {
     fs.writeFileSync(path.join(project.dir, 'src', 'agent.ts'), 'export const graph = new StateGraph(;\n');
     const broken = await deploy('broken-agent');
     expect(broken.code).not.toBe(0);
     expect(broken.output).toMatch(/ended (BUILD|DEPLOY)_FAILED/);
-    expect(broken.output).toMatch(/deploy \| .*src\/agent\.ts:1:\d+: ERROR: Unexpected/);
+    // The user's file as the project names it, not the build copy's path; the error printed once (the log), the
+    // closing line its summary.
+    expect(broken.output).toMatch(/deploy \| (.*[ "'])?src\/agent\.ts:1:\d+: ERROR: Unexpected/);
+    expect(broken.output).not.toContain(testEnv.workDir);
+    const closing = broken.output.slice(broken.output.indexOf('ended DEPLOY_FAILED'));
+    expect(closing).toMatch(/^ended DEPLOY_FAILED: Agent Server exited with code 1 before it became healthy \(the log above has the error\)\n$/);
   });
 
   it('takes only a size-limited project archive, and only from the workspace it was uploaded to', async () => {

@@ -3,7 +3,8 @@ import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceM
 import type { Logger } from '@platform/logging';
 import type { Authenticator, Caller, IdentityStore } from '@platform/gateway-identity';
 import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteMatch, type RouteRule, type Upstream } from '@platform/gateway-routing';
-import { mountRoutes } from '@platform/openapi';
+import { AuthenticationError } from '@platform/errors';
+import { isDocsPath, mountRoutes } from '@platform/openapi';
 import { authenticateRequest } from './http/authenticate.middleware';
 import { consoleRoutes } from './http/console.routes';
 import { serviceDocsRoutes } from './http/docs.routes';
@@ -51,6 +52,10 @@ export const GATEWAY_BODY_LIMITS: BodyLimits = {
   ],
 };
 
+/** `GET /deployments/{id}/docs` (and its assets) or `/openapi.json`: what an Agent Server serves without an identity. */
+const isDeploymentDocs = (match: RouteMatch, method: string) =>
+  match.rule.upstream === 'deployment' && (method === 'GET' || method === 'HEAD') && isDocsPath(match.upstreamPath.split('?')[0]);
+
 /**
  * The gateway: its own admin API and browser sessions, each service's API description (`<prefix>/docs`), API-key
  * (or session) authentication and proxying by route table, then the web console. Proxied routes skip express's
@@ -71,7 +76,16 @@ export function createGatewayApp(deps: GatewayDeps): GatewayListener {
   const routeOf = (req: { headers: { host?: string }; url?: string }): RouteMatch | undefined =>
     matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url ?? '/') ?? matchRoute(req.url ?? '/', deps.routes ?? DEFAULT_ROUTES);
   const proxied = async (match: RouteMatch, req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
+    if (match.rule.auth === 'api-key') {
+      try {
+        res.locals.caller = await authenticateRequest(deps.authenticator, req);
+      } catch (err) {
+        // A deployment's API description is public, as the reference serves it (a browser opening /docs sends no
+        // key): without (valid) credentials it goes through unsigned, found by its id alone.
+        if (!(err instanceof AuthenticationError) || !isDeploymentDocs(match, req.method)) throw err;
+        res.locals.openDocs = true;
+      }
+    }
     await limiter.admit(req, res.locals.caller as Caller | undefined, match.rule.upstream);
     await forward(match, req, res, next);
   };

@@ -17,6 +17,13 @@ import { agentServerEnv } from './deployment-env';
 import type { ReconcilerDeps } from './reconciler-deps';
 import type { Semaphore } from './semaphore';
 
+/** Drops the build copy's folder from the paths in a text: `<checkout>/src/agent.ts` reads `src/agent.ts`. */
+export function relativeTo(dir: string | undefined): (text: string) => string {
+  if (!dir) return (text) => text;
+  const prefix = `${path.resolve(dir)}${path.sep}`;
+  return (text) => text.replaceAll(prefix, '');
+}
+
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
@@ -148,6 +155,8 @@ export class RevisionSteps {
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     const log = this.logWriter(rev, 'build');
     const started = Date.now();
+    // Paths in what the user reads are the project's (`src/agent.ts:1:5`), not the build copy's.
+    const inProject = relativeTo(this.buildDir(deployment.id, rev.id));
     try {
       const token = integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined;
       const result = await this.deps.builder.build({
@@ -163,7 +172,7 @@ export class RevisionSteps {
         signal,
         log: (text) => {
           fs.appendFileSync(logFile, text);
-          log?.write(text);
+          log?.write(inProject(text));
         },
       });
       log?.line(`Build finished: commit ${result.commitSha}`);
@@ -183,7 +192,7 @@ export class RevisionSteps {
     } catch (err) {
       if (signal.aborted) await this.afterAbort(signal, move, 'BUILDING', 'AWAITING_BUILD');
       else {
-        const message = err instanceof BuildError ? err.message : `Build failed: ${(err as Error).message}`;
+        const message = inProject(err instanceof BuildError ? err.message : `Build failed: ${(err as Error).message}`);
         if (!(err instanceof BuildError)) this.deps.logger.error({ err, revision_id: rev.id }, 'build failed unexpectedly');
         log?.line(message, 'ERROR');
         await move(['BUILDING'], 'BUILD_FAILED', { statusMessage: message });
@@ -196,8 +205,9 @@ export class RevisionSteps {
 
   private async deploy(deployment: DeploymentRecord, rev: Revision, signal: AbortSignal, move: Mover): Promise<void> {
     const log = this.logWriter(rev, 'deploy');
+    const inProject = relativeTo(rev.artifact?.checkoutDir);
     try {
-      const spec = { ...(await this.specFor(deployment, rev)), log: log && ((text: string) => log.write(text)) };
+      const spec = { ...(await this.specFor(deployment, rev)), log: log && ((text: string) => log.write(inProject(text))) };
       const started = Date.now();
       this.store.assertLeader();
       log?.line(`Starting the Agent Server of revision ${rev.id} (${this.deps.driver.kind} driver)`);
@@ -213,7 +223,7 @@ export class RevisionSteps {
     } catch (err) {
       if (err instanceof LeaseLostError) throw err;
       if (signal.aborted) return this.afterAbort(signal, move, 'DEPLOYING', 'AWAITING_DEPLOY');
-      const message = err instanceof DeployError ? err.message : `Deploy failed: ${(err as Error).message}`;
+      const message = inProject(err instanceof DeployError ? err.message : `Deploy failed: ${(err as Error).message}`);
       if (!(err instanceof DeployError)) this.deps.logger.error({ err, revision_id: rev.id }, 'deploy failed unexpectedly');
       log?.line(message.split('\n')[0], 'ERROR');
       await move(['DEPLOYING'], 'DEPLOY_FAILED', { statusMessage: message });
