@@ -9,6 +9,7 @@ import {
   NotAllowedError,
   NotFoundError,
   NotImplementedError,
+  ServiceUnavailableError,
   TooManyRequestsError,
   UnavailableError,
   ValidationError,
@@ -35,6 +36,17 @@ const cases = [
 describe('HTTP mapping', () => {
   it.each(cases)('%p → %d with {"detail": message}', (err, status) => {
     expect(toHttpError(err)).toEqual({ status, body: { detail: err.message }, internal: status === 504 });
+  });
+
+  it('answers a ServiceUnavailableError 503 naming the dependency, with Retry-After when it says when', () => {
+    expect(toHttpError(new ServiceUnavailableError('NATS is unreachable', { retryAfterSeconds: 2.5 }))).toEqual({
+      status: 503,
+      body: { detail: 'NATS is unreachable' },
+      headers: { 'Retry-After': '3' },
+      internal: false,
+    });
+    expect(toHttpError(new ServiceUnavailableError('NATS is unreachable'))).toEqual({ status: 503, body: { detail: 'NATS is unreachable' }, internal: false });
+    expect(new ServiceUnavailableError('x')).toBeInstanceOf(UnavailableError);
   });
 
   it('renders validation errors in the FastAPI shape', () => {

@@ -1,4 +1,4 @@
-import { InternalError, PlatformError, isPlatformError, type ErrorCode } from './platform-errors';
+import { InternalError, PlatformError, ServiceUnavailableError, isPlatformError, type ErrorCode } from './platform-errors';
 import { createError } from './create-error';
 import { ValidationError, type ValidationIssue } from './validation-error';
 
@@ -20,6 +20,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 export interface HttpErrorResponse {
   status: number;
   body: { detail: string | ValidationIssue[] };
+  /** Response headers the error asks for (`Retry-After` of a `ServiceUnavailableError`). */
+  headers?: Record<string, string>;
   /** The error is ours (5xx): log it with its stack; the body says nothing of it. */
   internal: boolean;
 }
@@ -28,6 +30,9 @@ export interface HttpErrorResponse {
 export function toHttpError(err: unknown): HttpErrorResponse {
   if (err instanceof ValidationError) {
     return { status: 422, body: { detail: err.issues }, internal: false };
+  }
+  if (err instanceof ServiceUnavailableError && err.retryAfterSeconds !== undefined) {
+    return { status: 503, body: { detail: err.message }, headers: { 'Retry-After': String(Math.max(1, Math.ceil(err.retryAfterSeconds))) }, internal: false };
   }
   if (isPlatformError(err) && !(err instanceof InternalError)) {
     const status = HTTP_STATUS[err.code];

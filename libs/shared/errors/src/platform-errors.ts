@@ -56,6 +56,18 @@ export class UnavailableError extends PlatformError {
   readonly code = 'unavailable';
 }
 
+/**
+ * A dependency the request needs (a database, the job queue) is unreachable for now (503 with `Retry-After`). The
+ * message names the dependency; `retryAfterSeconds` says when a retry may succeed.
+ */
+export class ServiceUnavailableError extends UnavailableError {
+  readonly retryAfterSeconds?: number;
+  constructor(message: string, options?: { retryAfterSeconds?: number; cause?: unknown }) {
+    super(message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
+  }
+}
+
 /** A call ran past its deadline (504). */
 export class DeadlineExceededError extends PlatformError {
   readonly code = 'deadline_exceeded';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { z } from 'zod';
-import { NotFoundError } from '@platform/errors';
+import { NotFoundError, ServiceUnavailableError } from '@platform/errors';
 import { signIdentity } from '@platform/identity';
 import { createLogger, silentLogger } from '@platform/logging';
 import { createHttpApp } from './create-http-app';
@@ -48,6 +48,29 @@ describe('createHttpApp', () => {
     const metrics = await request(app).get('/metrics').expect(200);
     expect(metrics.text).toContain('http_request_duration_seconds');
     await request(build(false)).get('/ready').expect(503, { ready: false, checks: { db: false } });
+  });
+
+  it('fails /ok (liveness) only while a component says it is wedged, naming it', async () => {
+    let busAlive = true;
+    const app = createHttpApp({ service: 'svc', logger: silentLogger, liveness: { bus: () => busAlive, db: () => true }, routes: () => undefined }).app;
+    await request(app).get('/ok').expect(200, { ok: true });
+    busAlive = false;
+    await request(app).get('/ok').expect(503, { ok: false, wedged: ['bus'] });
+  });
+
+  it('answers a ServiceUnavailableError 503 with Retry-After and the dependency in detail', async () => {
+    const app = createHttpApp({
+      service: 'svc',
+      logger: silentLogger,
+      routes: (a) => {
+        a.get('/needs-nats', async () => {
+          throw new ServiceUnavailableError('The job queue (NATS) is unreachable; try again shortly', { retryAfterSeconds: 5 });
+        });
+      },
+    }).app;
+    const res = await request(app).get('/needs-nats').expect(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toEqual({ detail: 'The job queue (NATS) is unreachable; try again shortly' });
   });
 
   it('refuses requests without a valid gateway signature', async () => {

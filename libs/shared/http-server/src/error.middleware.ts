@@ -43,10 +43,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const malformed = malformedRequest(err);
   const mapped: unknown = malformed ?? err;
-  const { status, body, internal } = toHttpError(mapped);
+  const { status, body, headers, internal } = toHttpError(mapped);
   const overrideStatus = (mapped as { status?: unknown }).status;
   const { logger } = res.locals as RequestContext;
   if (internal) logger.error({ err, method: req.method, path: req.originalUrl }, 'request failed');
   else if (malformed) logger.warn({ reason: malformed.message, method: req.method, path: req.originalUrl }, 'malformed request refused');
+  if (headers) res.set(headers);
   res.status(typeof overrideStatus === 'number' ? overrideStatus : status).json(body);
 };
