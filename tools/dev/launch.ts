@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
+import { flag, loadConfig, logLevel, natsStreamReplicas, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
 import { controlPlaneEnv, databaseUrls, envName, natsPrefix } from './launch-env';
@@ -21,6 +21,8 @@ const schema = z.object({
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: logLevel,
   NATS_URL: natsUrl(),
+  /** Copies of each JetStream stream: 3 on a 3-node NATS cluster (see docs/scale.md). */
+  NATS_STREAM_REPLICAS: natsStreamReplicas(),
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** One Postgres server for every service: each gets its own database `platform_<service>` there. */
   DATABASE_URL: postgresUrl(),
@@ -72,6 +74,7 @@ async function main() {
     dataDir: config.DATA_DIR,
     databaseUrls: urls,
     natsUrl: config.NATS_URL,
+    natsStreamReplicas: config.NATS_STREAM_REPLICAS,
     internalSecret: internalSecret(config.DATA_DIR, config.INTERNAL_SECRET),
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
@@ -96,7 +99,7 @@ async function main() {
     [
       '',
       `  Agent platform is up. Gateway: ${platform.gatewayUrl} (web console: sign in there with an API key)`,
-      `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL}` : 'in-process'}`,
+      `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL} (streams with ${config.NATS_STREAM_REPLICAS} replica${config.NATS_STREAM_REPLICAS > 1 ? 's' : ''})` : 'in-process'}`,
       '  Services (reach them through the gateway; direct calls without its signature are refused):',
       ...lines,
       exampleId
