@@ -3,3 +3,4 @@ export * from './test-database';
 export * from './proc-cpu';
 export * from './error-answer';
 export * from './sse-body';
+export * from './scratch-nats-cluster';
