@@ -20,8 +20,8 @@ export interface ScratchNatsCluster {
   readonly natsUrl: string;
   /** SIGKILLs node `i` (a crash: no lame-duck mode, no goodbye to its peers). */
   kill(i: number): Promise<void>;
-  /** Starts node `i` again on its ports and store directory. */
-  start(i: number): Promise<void>;
+  /** Starts node `i` again on its ports and store directory; `extraArgs` are added to its command line (e.g. `--user`). */
+  start(i: number, extraArgs?: string[]): Promise<void>;
   /** Waits until every running node reports JetStream healthy and a meta leader is elected. */
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** Index of the node named `serverName` (a stream's `cluster.leader`). */
@@ -36,16 +36,28 @@ export function natsServerBinary(): string | undefined {
   return candidates.find((path): path is string => Boolean(path && existsSync(path)));
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768+): a node restarted after an outage needs its ports again, and a
+ * port from the ephemeral range may meanwhile be some outgoing connection's local port.
+ */
+async function freePort(taken: Set<number>): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.has(port) && (await canListen(port))) {
+      taken.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port in 20000-31999');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,7 +84,8 @@ process.once('exit', () => alive.forEach((child) => child.kill('SIGKILL')));
 
 /**
  * Starts `size` (default 3) `nats-server -js` nodes routed to each other on free loopback ports, each with its own
- * store directory and monitoring port, and resolves once JetStream is healthy on all of them.
+ * store directory and monitoring port, and resolves once JetStream is healthy on all of them. A size of 1 is one
+ * standalone server (for faults of a single server, e.g. a restart with other settings).
  */
 export async function startScratchNatsCluster(options: { size?: number; binary?: string } = {}): Promise<ScratchNatsCluster> {
   const binary = options.binary ?? natsServerBinary();
@@ -81,8 +94,9 @@ export async function startScratchNatsCluster(options: { size?: number; binary?:
   const root = await mkdtemp(join(tmpdir(), 'scratch-nats-'));
   const clusterName = `scratch_${process.pid}_${Date.now().toString(36)}`;
   const nodes: NodeState[] = [];
+  const taken = new Set<number>();
   for (let i = 0; i < size; i++) {
-    const [clientPort, clusterPort, monitorPort] = [await freePort(), await freePort(), await freePort()];
+    const [clientPort, clusterPort, monitorPort] = [await freePort(taken), await freePort(taken), await freePort(taken)];
     nodes.push({
       name: `n${i}`,
       clientPort,
@@ -98,11 +112,13 @@ export async function startScratchNatsCluster(options: { size?: number; binary?:
   }
   const routes = nodes.map((n) => `nats://127.0.0.1:${n.clusterPort}`).join(',');
 
-  const start = async (i: number) => {
+  const start = async (i: number, extraArgs: string[] = []) => {
     const node = nodes[i];
     if (node.running) return;
-    const args = ['-js', '-n', node.name, '-a', '127.0.0.1', '-p', String(node.clientPort), '-m', String(node.monitorPort)];
-    args.push('-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes);
+    const args = [...extraArgs, '-js', '-n', node.name, '-a', '127.0.0.1', '-p', String(node.clientPort), '-m', String(node.monitorPort)];
+    args.push('-sd', node.storeDir);
+    // One node runs standalone: a cluster of one never elects a JetStream meta leader.
+    if (size > 1) args.push('--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes);
     const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -134,7 +150,7 @@ export async function startScratchNatsCluster(options: { size?: number; binary?:
           const health = await getJson(`${n.monitorUrl}/healthz`);
           const jsz = await getJson(`${n.monitorUrl}/jsz`);
           const meta = jsz?.meta_cluster as { leader?: string } | undefined;
-          return health?.status === 'ok' && Boolean(meta?.leader);
+          return health?.status === 'ok' && (size === 1 || Boolean(meta?.leader));
         }),
       );
       if (checks.every(Boolean)) return;

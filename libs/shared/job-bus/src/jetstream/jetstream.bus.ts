@@ -9,6 +9,8 @@ import { isNoResponders, watchConnection } from './connection-state';
 import { JetStreamConsumer } from './jetstream.consumer';
 import { deleteStream, ensureDurable, ensureStream } from './jetstream-topology';
 
+const PROBE_TIMEOUT_MS = 1_500;
+
 /** Options of {@link createJetStreamBus}. */
 export interface JetStreamBusOptions {
   /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`. */
@@ -65,6 +67,8 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     maxPingOut: 3,
   });
   const jsm = await nc.jetstreamManager();
+  // Checks (readiness, a consumer's durable) answer fast or count as failed, so a recovering cluster is retried soon.
+  const probe = await nc.jetstreamManager({ timeout: PROBE_TIMEOUT_MS });
   const js = nc.jetstream();
   const encoder = new TextEncoder();
   const ensured = new Map<string, Promise<void>>();
@@ -136,7 +140,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
         return bind();
       };
       const pull = await bind();
-      const consumer = new JetStreamConsumer({ nc, jsm, pull, bind: rebind, stream, queue, handler, opts: resolved, logger, fetchExpiresMs, verifyEveryMs });
+      const consumer = new JetStreamConsumer({ nc, jsm: probe, pull, bind: rebind, stream, queue, handler, opts: resolved, logger, fetchExpiresMs, verifyEveryMs });
       consumers.add(consumer);
       consumer.start();
       return {
@@ -153,7 +157,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       if (closing || nc.isClosed() || !connection.connected) return false;
       try {
         // Connected is not enough: after a cluster restart JetStream answers only once a meta leader is elected.
-        await jsm.getAccountInfo();
+        await probe.getAccountInfo();
         return true;
       } catch {
         return false;
