@@ -91,6 +91,8 @@ describeOutage('export across a whole NATS cluster outage', () => {
     expect((await probe('export', '/ready')).body).toMatchObject({ ready: false, checks: { bus: false, database: true } });
     expect((await probe('export-worker', '/ready')).body).toMatchObject({ ready: false, checks: { bus: false } });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - downAt))));
+    // The outage caught the export: it cannot finish without the job queue.
+    expect((await api('GET', `/bulk-exports/${id}`)).body.status).not.toBe('Completed');
     expect((await probe('export', '/ok')).status).toBe(200);
     expect((await probe('export-worker', '/ok')).status).toBe(200);
 

@@ -10,6 +10,7 @@ import { JetStreamConsumer } from './jetstream.consumer';
 import { deleteStream, ensureDurable, ensureStream } from './jetstream-topology';
 
 const PROBE_TIMEOUT_MS = 1_500;
+const ENSURE_ATTEMPTS = 4;
 
 /** Options of {@link createJetStreamBus}. */
 export interface JetStreamBusOptions {
@@ -88,8 +89,20 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     const stream = streamName(queue);
     let pending = ensured.get(stream);
     if (!pending) {
-      // Once per process and stream; a failure is not cached so the next call retries.
-      pending = ensureStream(jsm, stream, queue.subject, duplicateWindowMs, options.streamReplicas, logger).catch((err) => {
+      // Once per process and stream; a failure is not cached so the next call retries. A cluster still electing
+      // leaders (just started, or a node just lost) times out: tried a few times before the caller hears of it.
+      const attempt = async (tries: number): Promise<void> => {
+        try {
+          await ensureStream(jsm, stream, queue.subject, duplicateWindowMs, options.streamReplicas, logger);
+        } catch (err) {
+          const mapped = connection.unavailable(err);
+          if (mapped === err || tries <= 1 || closing) throw mapped;
+          logger.warn({ stream, err }, 'job-bus: creating the stream failed; retrying');
+          await new Promise((resolve) => setTimeout(resolve, reconnectWaitMs));
+          return attempt(tries - 1);
+        }
+      };
+      pending = attempt(ENSURE_ATTEMPTS).catch((err) => {
         ensured.delete(stream);
         throw err;
       });
