@@ -27,6 +27,7 @@ export interface JetStreamConsumerDeps<S extends z.ZodType> {
 }
 
 const RETRY_FETCH_MS = 1_000;
+const RETRY_VERIFY_MS = 2_000;
 
 /**
  * A pull loop that only asks the server for as many messages as it has free slots, so a process
@@ -107,13 +108,21 @@ export class JetStreamConsumer<S extends z.ZodType> implements Consumer {
     }
   }
 
-  /** Checks the durable exists; binds again (creating stream and durable) when the server lost it. */
+  /**
+   * Checks the durable exists; binds again (creating stream and durable) when the server lost it. A check that merely
+   * fails (a slow or electing server) never holds up fetching: it is tried again soon.
+   */
   private async verify(): Promise<void> {
     const { jsm, stream, logger, bind } = this.deps;
     try {
       await jsm.consumers.info(stream, this.durable);
     } catch (err) {
-      if (!isMissingTopology(err)) throw err;
+      if (!isMissingTopology(err)) {
+        logger.debug({ queue: this.queue, durable: this.durable, err }, 'job-bus: could not check the durable; fetching on');
+        this.verifyNow = false;
+        this.verifiedAt = Date.now() - this.deps.verifyEveryMs + RETRY_VERIFY_MS;
+        return;
+      }
       logger.warn({ queue: this.queue, durable: this.durable, stream }, 'job-bus: durable consumer is gone; creating it again');
       this.pull = await bind();
       logger.info({ queue: this.queue, durable: this.durable, stream }, 'job-bus: durable consumer bound again');
