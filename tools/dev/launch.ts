@@ -1,11 +1,11 @@
 // `npm start`: the whole platform on this machine. Embedded defaults: PGlite databases under .data/, the
 // in-process job bus. With DATABASE_URL_<SERVICE> (or one DATABASE_URL server) and NATS_URL set, the same
 // command runs on Postgres and NATS JetStream.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { flag, loadConfig, logLevel, natsStreamReplicas, natsUrl, port, url } from '@platform/config';
+import { closeDataDir, flag, loadConfig, logLevel, natsStreamReplicas, natsUrl, port, url } from '@platform/config';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
 import { controlPlaneEnv, databaseUrls, envName, natsPrefix } from './launch-env';
@@ -24,7 +24,7 @@ const schema = z.object({
   /** Copies of each JetStream stream: 3 on a 3-node NATS cluster (see docs/scale.md). */
   NATS_STREAM_REPLICAS: natsStreamReplicas(),
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** One Postgres server for every service: each gets its own database `platform_<service>` there. */
+  /** One Postgres server for every service: each gets its own database `platform_<service>` there, and a role owning it when this URL may create roles. */
   DATABASE_URL: postgresUrl(),
   /** Names of the platform's databases on that server: `<prefix><service>`, deployments `<prefix>deployment_<id>`. */
   DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').optional(),
@@ -35,15 +35,20 @@ const schema = z.object({
   ...Object.fromEntries(DATABASE_SERVICES.map((s) => [envName(s), postgresUrl()])),
 });
 
+/** A value made once and kept in `<dataDir>/<name>` (0600), or a fresh one each start with an in-memory DATA_DIR. */
+function kept(dataDir: string, name: string, make: () => string): string {
+  if (dataDir.startsWith('memory://')) return make();
+  const file = path.join(dataDir, name);
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o711 });
+  const value = make();
+  fs.writeFileSync(file, value, { mode: 0o600 });
+  return value;
+}
+
 /** The internal signing secret: from the environment, else made once and kept beside the embedded data. */
 function internalSecret(dataDir: string, fromEnv?: string): string {
-  if (fromEnv) return fromEnv;
-  const file = path.join(dataDir, 'internal-secret');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  fs.writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return fromEnv ?? kept(dataDir, 'internal-secret', () => randomBytes(32).toString('base64url'));
 }
 
 /**
@@ -59,7 +64,7 @@ async function exposeExampleAgent(platform: RunningPlatform): Promise<string | u
   const tenantId = platform.gateway.bootstrap?.workspace.id ?? (await findStaticDeployment(platform.controlPlane, EXAMPLE_DEPLOYMENT))?.tenantId;
   // Neither a fresh bootstrap nor an earlier registration: someone deleted it; leave it deleted.
   if (!tenantId) return undefined;
-  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl, replicaUrls });
+  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl, replicaUrls, id: platform.agentDeploymentId });
 }
 
 async function main() {
@@ -68,6 +73,9 @@ async function main() {
   const replicas = parseReplicas(replicasArg.value, replicasArg.flag);
   const consoleDir = await ensureConsoleBuilt((line) => process.stdout.write(`  ${line}\n`));
   const urls = await databaseUrls(config);
+  // Nobody but this user reads the embedded databases and the secret; deployments reach only their own files in
+  // the control plane's work directory (see the local driver).
+  closeDataDir(config.DATA_DIR, { create: DATABASE_SERVICES, open: ['control-plane-work'] });
   const platform = await startPlatform({
     host: config.HOST,
     ports: { gateway: config.GATEWAY_PORT },
@@ -76,6 +84,8 @@ async function main() {
     natsUrl: config.NATS_URL,
     natsStreamReplicas: config.NATS_STREAM_REPLICAS,
     internalSecret: internalSecret(config.DATA_DIR, config.INTERNAL_SECRET),
+    // The example agent's deployment keeps its id (and URL) across starts: its server verifies that id's key.
+    agentDeploymentId: kept(config.DATA_DIR, 'example-deployment-id', () => randomUUID()),
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),

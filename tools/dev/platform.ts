@@ -1,7 +1,7 @@
 // Boots every service of the platform in this one process: the dev launcher (`npm start`) and the end-to-end
 // tests use it. Each service keeps its own ports, database and config exactly as when it runs alone; in embedded
 // mode (no NATS_URL) the export service and the export worker share one in-process job bus.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { loadAgentServerConfig } from '../../apps/agent-server/src/config';
 import { startAgentServer } from '../../apps/agent-server/src/service';
@@ -17,6 +17,7 @@ import { loadTracingConfig } from '../../apps/tracing/src/config';
 import { startTracing } from '../../apps/tracing/src/service';
 import type { exportPartitionQueue } from '@platform/contracts';
 import { createJobBus, type JobBus } from '@platform/job-bus';
+import { deploymentKey } from '@platform/identity';
 import { freePort, type RunningService } from '@platform/http-server';
 import { createLogger, type Logger } from '@platform/logging';
 
@@ -59,6 +60,11 @@ export interface PlatformOptions {
   langgraphConfigPath?: string;
   /** Extra agent-server variables (N_JOBS_PER_WORKER, RUN_LEASE, LANGSMITH_*, ...). */
   agentServerEnv?: Record<string, string>;
+  /**
+   * The deployment the platform's agent server serves (default: a new id): it verifies the gateway with that
+   * deployment's key alone, so the deployment routed to it must have this id (see static-deployment.ts).
+   */
+  agentDeploymentId?: string;
   /** Apply each service's migrations before it starts (embedded mode and tests; production uses a release job). */
   migrate?: boolean;
   logLevel?: string;
@@ -79,6 +85,8 @@ export type ReplicatedService = (typeof REPLICATED_SERVICES)[number];
 
 export interface RunningPlatform {
   gatewayUrl: string;
+  /** The deployment the platform's agent server (and its replicas) serves. */
+  agentDeploymentId: string;
   gateway: RunningGateway;
   controlPlane: RunningControlPlane;
   services: Record<ServiceName, RunningService>;
@@ -106,6 +114,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     DATA_DIR: options.dataDir,
     MIGRATE_ON_START: options.migrate ? 'true' : 'false',
   });
+  // The agent server runs a deployment's code: it gets that deployment's key, never the internal secret.
+  const agentDeploymentId = options.agentDeploymentId ?? randomUUID();
+  const { INTERNAL_SECRET: _secret, ...agentCommon } = common('agent-server');
   const db = (service: DatabaseService) => ({ DATABASE_URL: options.databaseUrls?.[service] });
   const grpc = (service: 'control-plane' | 'tracing' | 'export') => ({ GRPC_PORT: str(options.grpcPorts?.[service]) });
   const address = (port: number | undefined) => `${host}:${port}`;
@@ -116,7 +127,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   }
   const agentServerConfig = (port?: number) =>
     loadAgentServerConfig({
-      ...common('agent-server'),
+      ...agentCommon,
+      DEPLOYMENT_ID: agentDeploymentId,
+      DEPLOYMENT_KEY: deploymentKey(options.internalSecret, agentDeploymentId),
       ...(port === 0 ? { PORT: '0' } : {}),
       ...db('agent-server'),
       LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? DEFAULT_LANGGRAPH_CONFIG,
@@ -217,6 +230,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     );
     return {
       gatewayUrl: gateway.url,
+      agentDeploymentId,
       gateway,
       controlPlane,
       services: {

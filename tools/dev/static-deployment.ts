@@ -12,6 +12,11 @@ export interface StaticDeployment {
    * which the gateway moves a wait or join to when one fails); default just `upstreamUrl`.
    */
   replicaUrls?: string[];
+  /**
+   * Its id: the one its Agent Server was started for (DEPLOYMENT_ID, with that deployment's DEPLOYMENT_KEY: the
+   * gateway signs for this id and the server verifies nothing else). Default: a new id (a server that serves none).
+   */
+  id?: string;
 }
 
 /**
@@ -19,13 +24,17 @@ export interface StaticDeployment {
  * between starts); returns its id.
  */
 export async function upsertStaticDeployment(controlPlane: Pick<RunningControlPlane, 'prisma'>, deployment: StaticDeployment): Promise<string> {
-  const { tenantId, name, upstreamUrl, replicaUrls = [upstreamUrl] } = deployment;
+  const { tenantId, name, upstreamUrl, replicaUrls = [upstreamUrl], id } = deployment;
   const { prisma } = controlPlane;
-  const row = await prisma.deployment.upsert({
-    where: { tenantId_name: { tenantId, name } },
-    update: { upstreamUrl, status: 'READY' },
-    create: { tenantId, name, source: 'external_docker', sourceConfig: {}, sourceRevisionConfig: {}, status: 'READY', upstreamUrl },
-  });
+  const create = { tenantId, name, source: 'external_docker', sourceConfig: {}, sourceRevisionConfig: {}, status: 'READY', upstreamUrl };
+  let row: { id: string };
+  if (id) {
+    // The name moves to this id: a static deployment of the name under another id (an earlier start's) goes.
+    await prisma.deployment.deleteMany({ where: { tenantId, name, id: { not: id }, source: 'external_docker', revisions: { none: {} } } });
+    row = await prisma.deployment.upsert({ where: { id }, update: { upstreamUrl, status: 'READY' }, create: { id, ...create } });
+  } else {
+    row = await prisma.deployment.upsert({ where: { tenantId_name: { tenantId, name } }, update: { upstreamUrl, status: 'READY' }, create });
+  }
   // Instances of a driver of their own, which no deployment driver adopts or stops.
   await prisma.$transaction([
     prisma.instance.deleteMany({ where: { deploymentId: row.id, driver: STATIC_DRIVER } }),

@@ -1,6 +1,7 @@
 // The whole platform for end-to-end tests: every service in-process, each on a database of its own (a scratch
 // Postgres database when DATABASE_URL is set, else in-memory PGlite), the bus on NATS when NATS_URL is set.
 import { randomUUID } from 'node:crypto';
+import { deploymentKey } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { upsertStaticDeployment } from './static-deployment';
@@ -13,6 +14,24 @@ export interface TestPlatform extends RunningPlatform {
   /** The bootstrap admin key and its workspace. */
   adminKey: string;
   workspaceId: string;
+  /**
+   * The deployment each Agent Server serves, by URL (the platform's own, and those `serving` records): an Agent
+   * Server verifies only its deployment's key, so the route to it must carry that deployment's id.
+   */
+  servedDeployments: Map<string, string>;
+}
+
+/**
+ * An Agent Server's variables for deployment `id` (default a new one): DEPLOYMENT_ID and the DEPLOYMENT_KEY the
+ * test platform's gateway signs that deployment's requests with.
+ */
+export function testDeploymentEnv(id: string = randomUUID()): { DEPLOYMENT_ID: string; DEPLOYMENT_KEY: string } {
+  return { DEPLOYMENT_ID: id, DEPLOYMENT_KEY: deploymentKey(TEST_INTERNAL_SECRET, id) };
+}
+
+/** Records that the Agent Server at `url` serves `deploymentId` (registerDeployment routes to it under that id). */
+export function serving(platform: TestPlatform, url: string, deploymentId: string): void {
+  platform.servedDeployments.set(url, deploymentId);
 }
 
 /** What a test may change about the platform it starts. */
@@ -75,6 +94,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     databases,
     adminKey: bootstrap.apiKey,
     workspaceId: bootstrap.workspace.id,
+    servedDeployments: new Map(platform.replicas['agent-server'].map((r) => [r.url, platform.agentDeploymentId])),
     stop: async () => {
       await platform.stop();
       await dropAll();
@@ -84,10 +104,12 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
 
 /**
  * Makes an agent server reachable through the gateway at `/deployments/{id}` of the admin key's workspace, as a
- * READY deployment of the control plane pointing at `upstreamUrl`; returns the deployment id.
+ * READY deployment of the control plane pointing at `upstreamUrl`; returns the deployment id: `id`, else the one the
+ * server at `upstreamUrl` serves (servedDeployments), else a new one.
  */
-export function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; replicaUrls?: string[]; name?: string }): Promise<string> {
+export function registerDeployment(platform: TestPlatform, options: { upstreamUrl: string; replicaUrls?: string[]; name?: string; id?: string }): Promise<string> {
   return upsertStaticDeployment(platform.controlPlane, {
+    id: options.id ?? platform.servedDeployments.get(options.upstreamUrl),
     tenantId: platform.workspaceId,
     name: options.name ?? `e2e-${randomUUID().slice(0, 8)}`,
     upstreamUrl: options.upstreamUrl,

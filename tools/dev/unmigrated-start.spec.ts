@@ -22,7 +22,8 @@ const SERVICES: [string, Start][] = [
   ['control-plane', (env) => startControlPlane(loadControlPlaneConfig(env), silentLogger)],
   ['tracing', (env) => startTracing(loadTracingConfig(env), silentLogger)],
   ['export', (env) => startExport(loadExportConfig({ ...env, EXPORT_ENCRYPTION_KEY: 'a'.repeat(64) }), silentLogger)],
-  ['agent-server', (env) => startAgentServer(loadAgentServerConfig(env), silentLogger)],
+  // An Agent Server holds its deployment's key, never the platform's secret.
+  ['agent-server', ({ INTERNAL_SECRET: _secret, ...env }) => startAgentServer(loadAgentServerConfig({ ...env, DEPLOYMENT_KEY: 'unmigrated-deployment-key-0123456789' }), silentLogger)],
 ];
 
 // A service pointed at an empty database (Postgres with DATABASE_URL, else PGlite) and not told to migrate stops at

@@ -6,7 +6,7 @@ import type { RunningService } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
 import { loadAgentServerConfig } from '../src/config';
 import { startAgentServer } from '../src/service';
-import { registerDeployment, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
+import { registerDeployment, serving, testDeploymentEnv, type TestPlatform } from '../../../tools/dev/test-platform';
 
 /** The test deployment: slow, approval (interrupt), nested (subgraph), progress (custom events), failing, agent. */
 export const TEST_LANGGRAPH_CONFIG = path.join(__dirname, 'fixtures', 'langgraph.json');
@@ -40,13 +40,17 @@ export function deploymentFetch(platform: TestPlatform, deploymentId: string) {
     });
 }
 
-/** One more replica of the platform's agent server: same database, same deployment files. */
+/**
+ * One more agent server on the platform's agent server's database, with the same deployment files: serving a
+ * deployment of its own (a new id, or `env.DEPLOYMENT_ID`), whose key it gets; `deploymentFor` routes to it.
+ */
 export async function startReplica(platform: TestPlatform, env: Record<string, string> = {}): Promise<RunningService> {
-  return startAgentServer(
+  const deployment = testDeploymentEnv(env.DEPLOYMENT_ID);
+  const server = await startAgentServer(
     loadAgentServerConfig({
       HOST: '127.0.0.1',
       PORT: '0',
-      INTERNAL_SECRET: TEST_INTERNAL_SECRET,
+      ...deployment,
       DATA_DIR: 'memory://',
       DATABASE_URL: platform.databases['agent-server'].url,
       LANGGRAPH_CONFIG_PATH: TEST_LANGGRAPH_CONFIG,
@@ -56,6 +60,8 @@ export async function startReplica(platform: TestPlatform, env: Record<string, s
     }),
     silentLogger,
   );
+  serving(platform, server.url, deployment.DEPLOYMENT_ID);
+  return server;
 }
 
 /** A deployment routed to `upstreamUrl`, and an SDK client for it. */

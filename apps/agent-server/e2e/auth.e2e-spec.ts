@@ -111,7 +111,8 @@ describeWithService('DATABASE_URL', 'Postgres (agent server auth e2e)')("a deplo
     await expect(bob.runs.join(thread.thread_id, run.run_id)).rejects.toMatchObject(notFound);
     await expect(bob.runs.delete(thread.thread_id, run.run_id)).rejects.toMatchObject(notFound);
     const stream = await raw(`/threads/${thread.thread_id}/runs/${run.run_id}/stream`, { user: 'bob' });
-    expect(stream.status).toBe(404);
+    expect(stream.status).toBe(200);
+    expect(await stream.text()).toBe('event: error\ndata: {"error":"Error","message":"404: Thread not found"}\n\n');
     await expect(bob.threads.getState(thread.thread_id)).rejects.toMatchObject(notFound);
     await expect(bob.threads.getHistory(thread.thread_id)).rejects.toMatchObject(notFound);
     await expect(bob.threads.updateState(thread.thread_id, { values: { who: {} }, asNode: 'whoami' })).rejects.toMatchObject(notFound);
@@ -146,8 +147,14 @@ describeWithService('DATABASE_URL', 'Postgres (agent server auth e2e)')("a deplo
     expect(await alice.runs.join(run.thread_id, run.run_id)).toMatchObject({ who: { user_id: 'alice' } });
     expect((await alice.threads.get(run.thread_id)).metadata).toMatchObject({ owner: 'alice', graph_id: 'whoami' });
     await expect(bob.threads.get(run.thread_id)).rejects.toMatchObject(notFound);
-    expect((await raw(`/runs/${run.run_id}/stream`, { user: 'bob' })).status).toBe(404);
+    // Joining the stream of a run one may not see is, as on the reference, an open stream: a stateless join one that
+    // carries nothing (the run stays hidden), a thread join one `error` event saying the thread is not found.
+    const hidden = await raw(`/runs/${run.run_id}/stream`, { user: 'bob' });
+    expect(hidden.status).toBe(200);
+    expect(await hidden.text()).toBe('');
     expect((await raw(`/runs/${run.run_id}/stream`, { user: 'alice' })).status).toBe(200);
+    const events = await collect(bob.runs.joinStream(run.thread_id, run.run_id) as AsyncIterable<{ event: string; data: unknown }>);
+    expect(events).toEqual([{ event: 'error', data: { error: 'Error', message: '404: Thread not found' } }]);
   });
 
   it('keeps crons to their owner, and fires them as the user who made them', async () => {

@@ -40,6 +40,27 @@ describeWithService('DATABASE_URL', 'Postgres (agent server http.app and ui e2e)
     for await (const chunk of client.runs.stream(thread.thread_id, 'self', { input: {}, streamMode: 'values' })) events.push(chunk);
     expect(events.at(-1)).toMatchObject({ event: 'values', data: { graphs: ['echo', 'self'], thread: thread.thread_id } });
     expect((await raw('/custom/nope')).status).toBe(404);
+    // An HTTPException the app throws answers what it says, deployed as in dev; any other error is a 500.
+    const refused = await raw('/custom/refuse');
+    expect({ status: refused.status, body: await refused.text() }).toEqual({ status: 400, body: 'the app refuses this' });
+    const withResponse = await raw('/custom/refuse-with-response');
+    expect({ status: withResponse.status, auth: withResponse.headers.get('www-authenticate'), body: await withResponse.text() }).toEqual({
+      status: 401,
+      auth: 'Bearer realm="app"',
+      body: 'Unauthorized',
+    });
+    const crashed = await raw('/custom/crash');
+    expect({ status: crashed.status, body: await crashed.json() }).toEqual({ status: 500, body: { detail: 'Internal Server Error' } });
+    // A run's relative webhook is posted to the deployment's own route.
+    const hooked = await client.runs.create(thread.thread_id, 'echo', { input: {}, webhook: '/custom/webhook' });
+    await client.runs.join(thread.thread_id, hooked.run_id);
+    const received = async () => ((await (await raw('/custom/webhooks')).json()) as { run_id: string; status: string }[]).find((hook) => hook.run_id === hooked.run_id);
+    let hook = await received();
+    for (let i = 0; i < 300 && !hook; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      hook = await received();
+    }
+    expect(hook).toMatchObject({ run_id: hooked.run_id, status: 'success' });
     // The gateway's key check comes before the app.
     expect((await fetch(`${deploymentUrl}/custom/hello`)).status).toBe(401);
   });

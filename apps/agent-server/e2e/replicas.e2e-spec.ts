@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
 import { freePort, type RunningService } from '@platform/http-server';
 import { describeWithService } from '@platform/testing';
-import { registerDeployment, startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
+import { randomUUID } from 'node:crypto';
+import { registerDeployment, serving, startTestPlatform, testDeploymentEnv, type TestPlatform } from '../../../tools/dev/test-platform';
 import {
   contents,
   deploymentClient,
@@ -31,8 +32,12 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   return exited;
 }
 
-/** An agent server in a process of its own (`tsx apps/agent-server/src/main.ts`), so it can be killed for real. */
-async function spawnReplica(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * An agent server in a process of its own (`tsx apps/agent-server/src/main.ts`), so it can be killed for real,
+ * serving deployment `deploymentId` (replicas of one deployment share it).
+ */
+async function spawnReplica(platform: TestPlatform, deploymentId: string = randomUUID()): Promise<{ url: string; child: ChildProcess }> {
+  const databaseUrl = platform.databases['agent-server'].url!;
   const port = await freePort();
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'apps/agent-server/src/main.ts')], {
     cwd: ROOT,
@@ -40,7 +45,8 @@ async function spawnReplica(databaseUrl: string): Promise<{ url: string; child: 
       ...process.env,
       HOST: '127.0.0.1',
       PORT: String(port),
-      INTERNAL_SECRET: TEST_INTERNAL_SECRET,
+      INTERNAL_SECRET: undefined,
+      ...testDeploymentEnv(deploymentId),
       DATABASE_URL: databaseUrl,
       DATA_DIR: 'memory://',
       LANGGRAPH_CONFIG_PATH: TEST_LANGGRAPH_CONFIG,
@@ -62,6 +68,7 @@ async function spawnReplica(databaseUrl: string): Promise<{ url: string; child: 
     60_000,
   );
   if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}`);
+  serving(platform, url, deploymentId);
   return { url, child };
 }
 
@@ -155,8 +162,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
     afterAll(() => Promise.all(children.map((child) => killGroup(child, 'SIGTERM'))));
 
     it('loses its run to the other replica, which resumes it from the last checkpoint', async () => {
-      const databaseUrl = platform.databases['agent-server'].url!;
-      const [doomed, survivor] = await Promise.all([spawnReplica(databaseUrl), spawnReplica(databaseUrl)]);
+      const [doomed, survivor] = await Promise.all([spawnReplica(platform), spawnReplica(platform)]);
       children.push(doomed.child, survivor.child);
       const onDoomed = (await deploymentFor(platform, doomed.url)).client;
       const onSurvivor = (await deploymentFor(platform, survivor.url)).client;
@@ -187,8 +193,8 @@ describeWithService('DATABASE_URL', 'Postgres (agent server replicas e2e)')('age
     });
 
     it('a client waiting through the killed replica gets the run result from the other, with one run made', async () => {
-      const databaseUrl = platform.databases['agent-server'].url!;
-      const [doomed, survivor] = await Promise.all([spawnReplica(databaseUrl), spawnReplica(databaseUrl)]);
+      const shared = randomUUID();
+      const [doomed, survivor] = await Promise.all([spawnReplica(platform, shared), spawnReplica(platform, shared)]);
       children.push(doomed.child, survivor.child);
       // One deployment served by both: the gateway sends it to the first, and knows the second.
       const id = await registerDeployment(platform, { upstreamUrl: doomed.url, replicaUrls: [doomed.url, survivor.url] });

@@ -30,7 +30,10 @@ import { uiRoutes } from './http/ui/ui.routes';
 
 export interface AgentServerDeps {
   logger: Logger;
-  internalSecret: string;
+  /** The key the gateway signs this deployment's requests with (DEPLOYMENT_KEY), never the platform's secret. */
+  deploymentKey: string;
+  /** Its keys under former platform secrets, accepted during a rotation (DEPLOYMENT_KEYS_PREVIOUS). */
+  previousDeploymentKeys?: readonly string[];
   version: string;
   deploymentId?: string;
   readiness?: Record<string, ReadinessCheck>;
@@ -105,7 +108,7 @@ export function createAgentServerApp(deps: AgentServerDeps): Express {
     logger: deps.logger,
     readiness: deps.readiness,
     metrics: deps.metrics,
-    identity: deps.dev ? undefined : { secret: deps.internalSecret, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
+    identity: deps.dev ? undefined : { secret: deps.deploymentKey, previousSecrets: deps.previousDeploymentKeys, publicPaths: isDocsPath, deploymentId: deps.deploymentId },
     bodyLimits: AGENT_SERVER_BODY_LIMITS,
     beforeIdentity: http.cors ? [corsMiddleware(http.cors)] : [],
     routes: (app) => {

@@ -3,9 +3,29 @@ import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConf
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
+// Everything a service reads but the platform's secret: an Agent Server runs a tenant's code, so it verifies the
+// gateway with its own deployment's key (DEPLOYMENT_KEY) instead.
+const { INTERNAL_SECRET: _platformSecret, ...serviceEnv } = commonServiceEnv({ httpPort: 8185 });
+
 const schema = z
   .object({
-    ...commonServiceEnv({ httpPort: 8185 }),
+    ...serviceEnv,
+    /**
+     * The key the gateway signs this deployment's requests with (the control plane derives it from the platform
+     * secret and DEPLOYMENT_ID; 32+ characters). Required, except with LANGGRAPH_DEV (then a random one signs the
+     * in-process SDK's calls).
+     */
+    DEPLOYMENT_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * The deployment's keys under former platform secrets (comma-separated), still accepted during a rotation of
+     * the internal secret (the control plane sets them from INTERNAL_SECRETS_PREVIOUS).
+     */
+    DEPLOYMENT_KEYS_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter(Boolean)),
+    /** Never set on an Agent Server: the platform's secret would let its graphs sign for any workspace or service. */
+    INTERNAL_SECRET: z.undefined({ message: 'must not be set on an Agent Server (it signs for every service); give it DEPLOYMENT_KEY, its own deployment\'s key' }).optional(),
     DATABASE_URL: databaseUrl(),
     MIGRATE_ON_START: migrateOnStart(),
     /** Postgres connections of this replica (runs, checkpoints and requests share them). */
@@ -26,6 +46,11 @@ const schema = z
      * 30 s default is short for a busy replica, and a timed-out extraction is tried again by the next request).
      */
     LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: positiveInt(120_000),
+    /**
+     * Read the graphs' TypeScript schemas in the background as soon as the server listens (and after each dev reload),
+     * so that no request waits on the compiler. Only graphs without runtime schemas need it.
+     */
+    LANGGRAPH_SCHEMAS_AT_START: flag(true),
     /** This deployment's public URL; runs record it in their checkpoints' metadata (`langgraph_api_url`). */
     LANGGRAPH_API_URL: url(['http:', 'https:']).optional(),
     /** Runs this replica executes at once. */
@@ -75,6 +100,9 @@ const schema = z
     LANGGRAPH_DEV_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((config, ctx) => {
+    if (!config.DEPLOYMENT_KEY && !config.LANGGRAPH_DEV) {
+      ctx.addIssue({ code: 'custom', path: ['DEPLOYMENT_KEY'], message: "is required: the deployment's key the gateway signs its requests with (the control plane sets it)" });
+    }
     if (config.LANGSMITH_TRACING && !config.LANGSMITH_ENDPOINT) {
       ctx.addIssue({ code: 'custom', path: ['LANGSMITH_ENDPOINT'], message: 'is required when LANGSMITH_TRACING is true' });
     }

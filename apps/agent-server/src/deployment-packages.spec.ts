@@ -24,10 +24,10 @@ describe('agent server start with the deployment’s own LangGraph.js packages',
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, INTERNAL_SECRET: 'x'.repeat(32), DATA_DIR: 'memory://', PORT: '0', LANGGRAPH_CONFIG_PATH: path.join(project, 'langgraph.json') },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DEPLOYMENT_KEY: 'x'.repeat(32), DATA_DIR: 'memory://', PORT: '0', LANGGRAPH_CONFIG_PATH: path.join(project, 'langgraph.json') },
     });
     expect(started.status).toBe(1);
-    expect(started.stdout + started.stderr).toContain('Unsupported LangGraph.js version: @langchain/langgraph 0.2.74 (supported: ^1.4.0)');
+    expect(started.stdout + started.stderr).toContain('Unsupported LangGraph.js version: @langchain/langgraph 0.2.74 (supported: ^1.3.6)');
   });
 });
 

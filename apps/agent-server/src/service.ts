@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import {
   loadLangGraphProject,
   loadStoreEmbeddings,
   platformNodeModules,
+  prepareTypeSchemas,
+  type GraphRegistry,
   type LangGraphProject,
 } from '@platform/agent-server-graphs';
 import { createRunService } from '@platform/agent-server-runs';
@@ -54,8 +57,11 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const db = await lifecycle.use('database', openDatabase(config, logger), (d) => d.close());
     await db.prepare({ migrate: config.MIGRATE_ON_START });
 
+    // The deployment's key, which verifies the gateway's requests for this deployment only; the dev server (no
+    // gateway) makes one up for the in-process SDK's calls.
+    const deploymentKey = config.DEPLOYMENT_KEY ?? randomBytes(32).toString('base64url');
     // Before the deployment's modules load: they may take `getLogger()` at import.
-    const loopback = installSdkGlobals(logger, { secret: config.INTERNAL_SECRET, deploymentId: config.DEPLOYMENT_ID });
+    const loopback = installSdkGlobals(logger, { secret: deploymentKey, deploymentId: config.DEPLOYMENT_ID });
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
@@ -75,6 +81,15 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const index = indexed && { ...indexed, embeddings: await loadStoreEmbeddings(indexed.embed, project.dir) };
     if (indexed) logger.info({ embed: indexed.embed, dims: indexed.dims, fields: indexed.fields }, 'store: semantic search on');
     const store = new PrismaStore(db.prisma, { ttl: storeSettings.ttl, index });
+    // The schemas read from TypeScript types, in the background once the server listens (no request waits on them).
+    const prepareSchemas = (graphs: GraphRegistry) => {
+      if (!config.LANGGRAPH_SCHEMAS_AT_START) return;
+      const started = Date.now();
+      prepareTypeSchemas(graphs).then(
+        (read) => read.length > 0 && logger.info({ graphs: read, ms: Date.now() - started }, 'graph schemas ready'),
+        (err: unknown) => logger.warn({ err }, 'graph schemas: cannot read them ahead of the first request'),
+      );
+    };
     const graphsOf = (loaded: LangGraphProject) =>
       createGraphRegistry({
         graphs: loaded.graphs,
@@ -83,6 +98,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         typeSchemas: createTypeScriptSchemaSource({
           graphs: loaded.graphs,
           cacheDir: schemaCacheDir(config),
+          projectDir: loaded.dir,
           timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS,
           fallbackNodeModules: platformNodeModules(),
           logger,
@@ -96,7 +112,9 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     if (config.LANGGRAPH_DEV && config.LANGGRAPH_DEV_RELOAD) {
       const reload = async () => {
         const loaded = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
-        return { project: loaded, registry: graphsOf(loaded) };
+        const reloaded = graphsOf(loaded);
+        prepareSchemas(reloaded);
+        return { project: loaded, registry: reloaded };
       };
       const watcher = startDevReload({ dir: project.dir, load: reload, registry, assistants, logger });
       lifecycle.onShutdown('dev-reload', () => watcher.close());
@@ -135,6 +153,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
       webhooks: !project.http.disable_webhooks,
+      loopbackFetch: loopback.fetch,
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
@@ -153,7 +172,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const handoff = new CallerHandoff();
     const app = createAgentServerApp({
       logger,
-      internalSecret: config.INTERNAL_SECRET,
+      deploymentKey,
+      previousDeploymentKeys: config.DEPLOYMENT_KEYS_PREVIOUS,
       version: AGENT_SERVER_VERSION,
       deploymentId: config.DEPLOYMENT_ID,
       readiness: { database: () => db.ready() },
@@ -182,7 +202,8 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
         logger,
         app: customApp,
         coreUrl: () => core.url,
-        internalSecret: config.INTERNAL_SECRET,
+        deploymentKey,
+        previousDeploymentKeys: config.DEPLOYMENT_KEYS_PREVIOUS,
         deploymentId: config.DEPLOYMENT_ID,
         isPublicPath,
         auth: auth && { auth, isOpen: isOpenPath, authenticateCustomRoutes: project.http.enable_custom_route_auth !== false },
@@ -195,6 +216,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     // Without a project app in front, the core app serves every request: they are born with its prototypes.
     const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app }), (h) => h.close());
     loopback.bind(`${http.url}${prefix ?? ''}`);
+    prepareSchemas(registry);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.
     lifecycle.onShutdown('runs', () => runs.stop());
     return { name: 'agent-server', url: http.url };

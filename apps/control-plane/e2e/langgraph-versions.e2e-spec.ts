@@ -50,7 +50,7 @@ describe('the deployment’s own LangGraph.js versions (local driver, real insta
     it('builds with npm ci and its own packages', () => {
       const log = buildLog(deployment.id, deployment.latest_revision_id);
       expect(log).toContain('$ npm ci --no-audit --no-fund');
-      expect(log).toContain('LangGraph.js packages: @langchain/langgraph 1.4.0 (project), @langchain/core 1.1.48 (project), @langchain/langgraph-checkpoint 1.1.0 (project)');
+      expect(log).toContain('LangGraph.js packages: @langchain/langgraph 1.3.6 (project), @langchain/core 1.1.48 (project), @langchain/langgraph-checkpoint 1.1.0 (project)');
     });
 
     it('runs, reads state, draws the graph, and takes a Send from the API into a node only a Send reaches', async () => {
@@ -115,7 +115,7 @@ describe('the deployment’s own LangGraph.js versions (local driver, real insta
     expect(revision).toMatchObject({
       status: 'BUILD_FAILED',
       status_message:
-        'Unsupported LangGraph.js versions: @langchain/core 0.3.80 (supported: ^1.1.48), @langchain/langgraph 0.2.74 (supported: ^1.4.0), ' +
+        'Unsupported LangGraph.js versions: @langchain/core 0.3.80 (supported: ^1.1.48), @langchain/langgraph 0.2.74 (supported: ^1.3.6), ' +
         '@langchain/langgraph-checkpoint 0.0.18 (supported: ^1.1.0). Install a supported version (package.json and its lockfile).',
     });
   });

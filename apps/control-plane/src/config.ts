@@ -40,6 +40,12 @@ const schema = z.object({
   ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Former keys (comma-separated), still accepted for reading after a rotation. */
   ENCRYPTION_KEYS_PREVIOUS: csv([]),
+  /**
+   * Former internal secrets (comma-separated) during a rotation: Agent Servers also get their deployment keys under
+   * these (DEPLOYMENT_KEYS_PREVIOUS), so they take requests of a gateway not yet on the new secret. Drop it once
+   * every gateway runs on the new one.
+   */
+  INTERNAL_SECRETS_PREVIOUS: csv([]),
   /** `local` (Agent Servers as child processes of this one) or `kubernetes` (a Deployment and Service each). */
   DEPLOYMENT_DRIVER: z.enum(['local', 'kubernetes']).default('local'),
   /** The Agent Server command of the local driver. */
@@ -50,7 +56,7 @@ const schema = z.object({
   PLATFORM_ROOT: z.string().default(process.cwd()),
   /** Checkouts, logs and embedded deployment databases; default `<DATA_DIR>/control-plane-work`. */
   WORK_DIR: z.string().optional(),
-  /** A Postgres server where each deployment gets its own database; unset = PGlite under WORK_DIR. */
+  /** A Postgres server where each deployment gets its own database and role (a superuser, or CREATEDB CREATEROLE); unset = PGlite under WORK_DIR. */
   DEPLOYMENTS_DATABASE_URL: databaseUrl(),
   /** Name prefix of those databases (`<prefix><deployment id without dashes>`). */
   DEPLOYMENTS_DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').default('deployment_'),

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { serviceDataDir } from '@platform/config';
+import { closeDataDir, serviceDataDir } from '@platform/config';
 import { deploymentsService } from '@platform/contracts';
 import { Builder, uploadsPrefix } from '@platform/control-plane-builder';
 import {
@@ -66,7 +66,11 @@ function createDriver(config: ControlPlaneConfig, logger: Logger, instances: Ins
   }
   const [command, ...args] = config.AGENT_SERVER_COMMAND;
   const resolved = command.includes('/') ? path.resolve(config.PLATFORM_ROOT, command) : command;
+  // As root, deployments run as users of their own (see the local driver): the data folder around the work
+  // directory (embedded databases, the internal secret) is closed to them.
+  if (process.getuid?.() === 0 && path.dirname(work) === path.resolve(config.DATA_DIR)) closeDataDir(config.DATA_DIR, { open: [path.basename(work)] });
   return new LocalDriver({
+    workDir: work,
     command: [resolved, ...args],
     cwd: config.PLATFORM_ROOT,
     host: config.HOST,
@@ -107,7 +111,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       driver,
       builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND }),
       databases: config.DEPLOYMENTS_DATABASE_URL
-        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX)
+        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX, (message) => logger.warn(message))
         : new PgliteDeploymentDatabases(path.join(work, 'databases')),
       tracingKeys: gatewayUrl ? new GatewayTracingKeys({ gatewayUrl, internalSecret: config.INTERNAL_SECRET }) : undefined,
       box,
@@ -121,6 +125,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
         defaultInstallCommand: config.INSTALL_COMMAND,
         agentEnv: {
           internalSecret: config.INTERNAL_SECRET,
+          previousSecrets: config.INTERNAL_SECRETS_PREVIOUS,
           logLevel: config.AGENT_LOG_LEVEL ?? config.LOG_LEVEL,
           tracingEndpoint: gatewayUrl ? `${gatewayUrl.replace(/\/+$/, '')}/api/v1` : undefined,
         },

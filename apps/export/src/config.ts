@@ -44,6 +44,12 @@ const schema = z.object({
   EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE: positiveInt(15),
   /** Partition runs of one export running at once (across all replicas). */
   EXPORT_MAX_RUNNING_RUNS_PER_EXPORT: positiveInt(45),
+  /**
+   * Partition runs of one workspace published and waiting for a worker at once (across all replicas). Workers take
+   * jobs first come first served, so this bounds how many of another workspace's jobs one waits behind; about the
+   * workers' total slots (replicas x EXPORT_WORKER_CONCURRENCY) keeps them busy with one workspace alone.
+   */
+  EXPORT_MAX_QUEUED_RUNS_PER_WORKSPACE: positiveInt(16),
   /** Retries of a failed partition run before it (and its export) fails. */
   EXPORT_RUN_MAX_RETRIES: z.coerce.number().int().min(0).default(20),
   /** Wait before a failed partition run is retried. */

@@ -46,6 +46,7 @@ export function exportSettingsOf(config: ExportConfig): ExportSettings {
   return {
     maxRunningExportsPerWorkspace: config.EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE,
     maxRunningRunsPerExport: config.EXPORT_MAX_RUNNING_RUNS_PER_EXPORT,
+    maxQueuedRunsPerWorkspace: config.EXPORT_MAX_QUEUED_RUNS_PER_WORKSPACE,
     maxRetries: config.EXPORT_RUN_MAX_RETRIES,
     retryDelayMs: config.EXPORT_RETRY_DELAY,
     runTimeoutMs: config.EXPORT_RUN_TIMEOUT,

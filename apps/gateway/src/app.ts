@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
+import type { Authenticator, Caller, IdentityStore } from '@platform/gateway-identity';
 import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteMatch, type RouteRule, type Upstream } from '@platform/gateway-routing';
 import { mountRoutes } from '@platform/openapi';
 import { authenticateRequest } from './http/authenticate.middleware';
@@ -10,6 +10,8 @@ import { serviceDocsRoutes } from './http/docs.routes';
 import { gatewayOpenApi, gatewayRoutes } from './http/gateway.api';
 import { proxiedFirst, type GatewayListener } from './http/proxied-first';
 import { proxyTo } from './http/proxy';
+import { WorkspaceRateLimiter } from './http/workspace-limits';
+import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from '@platform/rate-limit';
 
 export interface GatewayDeps {
   logger: Logger;
@@ -30,6 +32,8 @@ export interface GatewayDeps {
   browserSessions?: { ttlMs: number };
   /** The built web console served at `/` (`dist/apps/console`); absent: no console. */
   consoleDir?: string;
+  /** Per-workspace rate limits and quota: the defaults (else the built-in ones) and the gateway replicas sharing them. */
+  limits?: { defaults: WorkspaceLimits; replicas: number };
 }
 
 const DEFAULT_SESSION_TTL_MS = 8 * 3600_000;
@@ -61,11 +65,14 @@ export function createGatewayApp(deps: GatewayDeps): GatewayListener {
     retryWindowMs: deps.upstreamRetryWindowMs ?? 30_000,
     logger: deps.logger,
   });
-  const routes = gatewayRoutes({ ...deps, browserSessions: deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS } });
+  const defaultLimits = deps.limits?.defaults ?? DEFAULT_WORKSPACE_LIMITS;
+  const limiter = new WorkspaceRateLimiter({ store: deps.store, defaults: defaultLimits, replicas: deps.limits?.replicas });
+  const routes = gatewayRoutes({ ...deps, defaultLimits, browserSessions: deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS } });
   const routeOf = (req: { headers: { host?: string }; url?: string }): RouteMatch | undefined =>
     matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url ?? '/') ?? matchRoute(req.url ?? '/', deps.routes ?? DEFAULT_ROUTES);
   const proxied = async (match: RouteMatch, req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
+    await limiter.admit(req, res.locals.caller as Caller | undefined, match.rule.upstream);
     await forward(match, req, res, next);
   };
   const { app, metrics } = createHttpApp({

@@ -7,6 +7,7 @@ import { cachedResolver } from '@platform/gateway-routing';
 import { callUnary, createClient } from '@platform/grpc';
 import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { defaultWorkspaceLimits } from '@platform/rate-limit';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
 
@@ -59,6 +60,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       proxyTimeoutMs: config.PROXY_TIMEOUT,
       upstreamRetryWindowMs: config.UPSTREAM_RETRY_WINDOW,
       deploymentDomain: config.DEPLOYMENT_DOMAIN,
+      limits: { defaults: defaultWorkspaceLimits(config), replicas: config.RATE_LIMIT_REPLICAS },
       readiness: { database: () => db.ready() },
       browserSessions: { ttlMs: config.SESSION_TTL },
       consoleDir: path.resolve(config.CONSOLE_DIR),

@@ -57,7 +57,7 @@ const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
 const BASELINE_MODE = process.argv.includes('--baseline-from-source') ? 'source' : serviceMode();
 
 const startReplica = (databaseUrl: string, root?: string) =>
-  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, internalSecret: SECRET, root, nodeFlags: root ? [] : NODE_FLAGS, mode: root ? BASELINE_MODE : serviceMode() });
+  startAgentServer({ databaseUrl, configPath: GRAPH_CONFIG, deploymentKey: SECRET, root, nodeFlags: root ? [] : NODE_FLAGS, mode: root ? BASELINE_MODE : serviceMode() });
 
 async function startOurs(databaseUrl: string, replicas: number, baseline?: string): Promise<Target> {
   const database = new URL(databaseUrl).pathname.slice(1);

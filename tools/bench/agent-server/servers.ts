@@ -3,7 +3,7 @@
 // pinned in ./reference and installed there with `npm ci` on first use; registry only, no binaries).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
@@ -74,11 +74,21 @@ export async function startReferenceServer(configPath: string, options: { fresh?
   return { url, child };
 }
 
+/** Whether the Agent Server of the checkout at `root` takes DEPLOYMENT_KEY (newer) or INTERNAL_SECRET (older). */
+function readsDeploymentKey(root: string): boolean {
+  try {
+    return readFileSync(path.join(root, 'apps/agent-server/src/config.ts'), 'utf8').includes('DEPLOYMENT_KEY');
+  } catch {
+    return true;
+  }
+}
+
 /** This server (`apps/agent-server`) on a free port, serving `configPath` from the Postgres database `databaseUrl`. */
 export async function startAgentServer(options: {
   databaseUrl: string;
   configPath: string;
-  internalSecret: string;
+  /** The key requests are signed with (gatewayHeaders): the server's DEPLOYMENT_KEY (32+ characters). */
+  deploymentKey: string;
   env?: Record<string, string>;
   /** Where its stderr goes (a file descriptor); this process's own stderr by default. */
   log?: number;
@@ -102,7 +112,8 @@ export async function startAgentServer(options: {
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       MIGRATE_ON_START: 'true',
-      INTERNAL_SECRET: options.internalSecret,
+      // A baseline checkout from before deployment keys verified with the platform's secret instead.
+      ...(readsDeploymentKey(root) ? { DEPLOYMENT_KEY: options.deploymentKey, INTERNAL_SECRET: undefined } : { INTERNAL_SECRET: options.deploymentKey }),
       LANGGRAPH_CONFIG_PATH: options.configPath,
       // As the reference dev server, runs record where the server is.
       LANGGRAPH_API_URL: `http://127.0.0.1:${port}`,

@@ -9,8 +9,10 @@
 // through tsx with `--source`. The bare proxy (./bare-proxy.ts, a script) runs through tsx either way.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
+import { deploymentKey } from '@platform/identity';
 import { createScratchPostgresDatabase, type ScratchDatabase } from '@platform/prisma';
 import { busyPercent, cpuSecondsBetween, machineCpu, processCpuSeconds, processTreeCpuSeconds } from '@platform/testing';
 import { intOption, option } from '../options';
@@ -21,6 +23,15 @@ import { registerDeployment, startBareProxy, startControlPlane, startGateway } f
 
 const GRAPH_CONFIG = path.join(__dirname, '..', 'agent-server', 'graph', 'langgraph.json');
 const SECRET = `bench-${randomUUID()}`;
+
+/** Whether the gateway of the checkout at `root` signs deployments' requests with their own keys (newer) or the secret. */
+function gatewayDerivesKeys(root: string): boolean {
+  try {
+    return readFileSync(path.join(root, 'apps/gateway/src/http/proxy.ts'), 'utf8').includes('deploymentKey');
+  } catch {
+    return true;
+  }
+}
 
 /** CPU seconds so far of each Postgres backend serving `database`, by pid. */
 async function backendsCpu(pg: PgClient, database: string): Promise<Map<number, number>> {
@@ -84,14 +95,31 @@ async function main(): Promise<void> {
     if (serviceMode() === 'built') buildApps(path.resolve(__dirname, '../../..'), ['control-plane', 'agent-server', 'gateway']);
     const controlPlane = await startControlPlane(databases.controlPlane.url, SECRET, serviceMode());
     started.push(controlPlane);
-    const agentServer = await startAgentServer({ databaseUrl: databases.agentServer.url, configPath: GRAPH_CONFIG, internalSecret: SECRET, env: { LOG_LEVEL: logLevel }, mode: serviceMode() });
+    // The gateway signs a deployment's requests with that deployment's key: the agent server serves one deployment.
+    const agentDeployment = randomUUID();
+    const agentKey = deploymentKey(SECRET, agentDeployment);
+    const agentServer = await startAgentServer({ databaseUrl: databases.agentServer.url, configPath: GRAPH_CONFIG, deploymentKey: agentKey, env: { LOG_LEVEL: logLevel }, mode: serviceMode() });
     started.push(agentServer);
+    // A baseline gateway routes to a deployment of its own workspace: a second agent server on the same database, with
+    // that deployment's key (or, for a gateway from before deployment keys, the secret it signs with).
+    const baselineDeployment = randomUUID();
+    const baselineServer = baseline
+      ? await startAgentServer({
+          databaseUrl: databases.agentServer.url,
+          configPath: GRAPH_CONFIG,
+          deploymentKey: gatewayDerivesKeys(path.resolve(baseline)) ? deploymentKey(SECRET, baselineDeployment) : SECRET,
+          env: { LOG_LEVEL: logLevel },
+          mode: serviceMode(),
+        })
+      : undefined;
+    if (baselineServer) started.push(baselineServer);
 
     const targets: Target[] = [];
     for (const [i, database] of databases.gateways.entries()) {
       const gateway = await startGateway({ databaseUrl: database.url, internalSecret: SECRET, controlPlane, logLevel, root: i === 1 ? path.resolve(baseline) : undefined, mode: serviceMode() });
       started.push(gateway);
-      const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, agentServer.url);
+      const [upstream, id] = i === 1 && baselineServer ? [baselineServer, baselineDeployment] : [agentServer, agentDeployment];
+      const deploymentId = await registerDeployment(databases.controlPlane.url, gateway.workspaceId, upstream.url, id);
       const headers = () => ({ 'x-api-key': gateway.adminKey, 'x-tenant-id': gateway.workspaceId });
       const base = `${gateway.url}/deployments/${deploymentId}`;
       const created = await fetch(`${base}/assistants`, {
@@ -112,7 +140,7 @@ async function main(): Promise<void> {
       if (i === 0) {
         // Direct: what the gateway would have sent for this workspace (signed, as by the gateway).
         const identity = { tenantId: gateway.workspaceId, organizationId: randomUUID(), subject: 'bench' };
-        const signed = () => gatewayHeaders(SECRET, identity);
+        const signed = () => gatewayHeaders(agentKey, identity);
         if (!gatewaysOnly) targets.push({ via: 'direct', assistantId, url: (p) => `${agentServer.url}${p}`, headers: signed });
         if (bareProxy) {
           const bare = await startBareProxy(agentServer.url);

@@ -89,11 +89,11 @@ export async function startGateway(options: {
   return { url, child, adminKey, workspaceId };
 }
 
-/** Registers the Agent Server at `upstreamUrl` as a READY deployment of `tenantId`; returns its id. */
-export async function registerDeployment(controlPlaneDatabaseUrl: string, tenantId: string, upstreamUrl: string): Promise<string> {
+/** Registers the Agent Server at `upstreamUrl` as the READY deployment `id` of `tenantId` (the id whose key it verifies). */
+export async function registerDeployment(controlPlaneDatabaseUrl: string, tenantId: string, upstreamUrl: string, id: string): Promise<string> {
   const db = await openControlPlaneDatabase({ url: controlPlaneDatabaseUrl, dataDir: 'unused' });
   try {
-    return await upsertStaticDeployment(db, { tenantId, name: `bench-${tenantId.slice(0, 8)}`, upstreamUrl });
+    return await upsertStaticDeployment(db, { tenantId, name: `bench-${tenantId.slice(0, 8)}`, upstreamUrl, id });
   } finally {
     await db.close();
   }

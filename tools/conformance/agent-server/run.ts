@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     const identity = { tenantId: randomUUID(), organizationId: randomUUID(), subject: 'conformance' };
     const [reference, ours] = await Promise.all([
       startReferenceServer(PROJECT, { fresh: true, log: openSync(path.join(LOG_DIR, 'reference.log'), 'w') }),
-      startAgentServer({ databaseUrl: scratch.url, configPath: PROJECT, internalSecret: secret, log: openSync(path.join(LOG_DIR, 'ours.log'), 'w') }),
+      startAgentServer({ databaseUrl: scratch.url, configPath: PROJECT, deploymentKey: secret, log: openSync(path.join(LOG_DIR, 'ours.log'), 'w') }),
     ]);
     children.push(reference, ours);
     console.log(`reference at ${reference.url}, ours at ${ours.url}; ${steps.length} calls; server logs in ${path.relative(process.cwd(), LOG_DIR)}/`);

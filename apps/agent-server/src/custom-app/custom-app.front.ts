@@ -34,13 +34,22 @@ const customRouteLog: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** Hono's `HTTPException` (any copy of it): a status and `getResponse()`, the answer it carries. */
+function isHttpException(err: unknown): err is Error & { status: number; getResponse: () => Response } {
+  if (!(err instanceof Error)) return false;
+  const candidate = err as Error & { status?: unknown; getResponse?: unknown };
+  return typeof candidate.status === 'number' && typeof candidate.getResponse === 'function';
+}
+
 export interface CustomAppFrontDeps {
   logger: Logger;
   /** The project's Hono app (`http.app`). */
   app: CustomApp;
   /** Where the core routes listen (in this process, on the loopback interface). */
   coreUrl: () => string;
-  internalSecret: string;
+  /** The deployment's key (DEPLOYMENT_KEY) the gateway signs with. */
+  deploymentKey: string;
+  previousDeploymentKeys?: readonly string[];
   deploymentId?: string;
   /** Paths open without the gateway's signature, as on the core routes (probes, docs). */
   isPublicPath: (path: string) => boolean;
@@ -65,6 +74,9 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
     .route('/', deps.app as unknown as Hono)
     .all('*', forwardToCore(deps.coreUrl, deps.handoff));
   routes.onError((err, c) => {
+    // The project's HTTPException answers what it says, as Hono's own handler answers it, whichever Hono copy threw
+    // it (the project's own, or the platform's when they share one): recognised by its shape, not its class.
+    if (isHttpException(err)) return err.getResponse();
     deps.logger.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
     return c.json({ detail: 'Internal Server Error' }, 500);
   });
@@ -76,7 +88,7 @@ export function createCustomAppFront(deps: CustomAppFrontDeps): Express {
   front.use(requestId(deps.logger));
   front.use(customRouteLog);
   if (deps.cors) front.use(corsMiddleware(deps.cors));
-  if (!deps.dev) front.use(trustedIdentity({ secret: deps.internalSecret, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
+  if (!deps.dev) front.use(trustedIdentity({ secret: deps.deploymentKey, previousSecrets: deps.previousDeploymentKeys, deploymentId: deps.deploymentId, publicPaths: deps.isPublicPath }));
   else if (deps.dev.apiKey) front.use(devApiKey(deps.dev.apiKey));
   if (deps.auth?.authenticateCustomRoutes) front.use(authenticateCaller(deps.auth.auth, deps.auth.isOpen));
   front.use((req, res, next) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@platform/http-server';
 import { signIdentity } from '@platform/identity';
-import { silentLogger } from '@platform/logging';
+import { silentLogger, type Logger } from '@platform/logging';
 import { createTestDatabase } from '@platform/testing';
 import { loadAgentServerConfig } from '../config';
 import { startAgentServer } from '../service';
@@ -26,14 +26,14 @@ export interface TestAgentServer {
  * DATABASE_URL, else embedded PGlite — as the SDK-level specs drive it.
  */
 export async function startTestAgentServer(
-  options: { langgraphConfigPath?: string; env?: Record<string, string>; secret?: string } = {},
+  options: { langgraphConfigPath?: string; env?: Record<string, string>; secret?: string; logger?: Logger } = {},
 ): Promise<TestAgentServer> {
   const secret = options.secret ?? `test-secret-${randomUUID()}`;
   const database = await createTestDatabase();
   try {
     const server = await startAgentServer(
       loadAgentServerConfig({
-        INTERNAL_SECRET: secret,
+        DEPLOYMENT_KEY: secret,
         DATABASE_URL: database.url,
         DATA_DIR: 'memory://',
         MIGRATE_ON_START: 'true',
@@ -42,7 +42,7 @@ export async function startTestAgentServer(
         LOG_LEVEL: 'silent',
         ...options.env,
       }),
-      silentLogger,
+      options.logger ?? silentLogger,
     );
     const requestId = randomUUID();
     const identity = signIdentity(secret, { tenantId: randomUUID(), organizationId: 'org', subject: 'sdk' }, requestId);

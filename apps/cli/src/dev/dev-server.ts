@@ -21,8 +21,10 @@ export function devServerEnv(options: DevOptions, env: NodeJS.ProcessEnv): NodeJ
     DATA_DIR: path.join(options.projectDir, '.langgraph_api'),
     DATABASE_URL: env.DATABASE_URL || undefined,
     MIGRATE_ON_START: 'true',
-    // No gateway signs requests to a dev server; the variable is required, so it gets a throwaway value.
-    INTERNAL_SECRET: randomBytes(24).toString('base64url'),
+    // No gateway signs requests to a dev server: a throwaway key signs the in-process SDK's calls. A platform
+    // secret in the shell never reaches the project's code (the server would refuse to start with it).
+    DEPLOYMENT_KEY: randomBytes(32).toString('base64url'),
+    INTERNAL_SECRET: undefined,
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   };
 }

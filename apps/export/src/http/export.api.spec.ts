@@ -60,7 +60,7 @@ describe('the bulk export OpenAPI document', () => {
 
   it('answers 503 with Retry-After naming the job queue while it is unreachable, before touching any store', async () => {
     const unreachable = () => {
-      throw new ServiceUnavailableError('The job queue (NATS JetStream) is unreachable; reconnecting', { retryAfterSeconds: 5 });
+      throw new ServiceUnavailableError('job queue (NATS)', { message: 'The job queue (NATS JetStream) is unreachable; reconnecting', retryAfterSeconds: 5 });
     };
     // No repositories: the use case must refuse before it reads or writes anything.
     const down = createExportApp({ exports: { requireJobQueue: unreachable } as never, destinations: {} as never, logger: silentLogger, internalSecret: SECRET });

@@ -4,7 +4,7 @@ import express from 'express';
 import request from 'supertest';
 import { cachedResolver, matchRoute } from '@platform/gateway-routing';
 import type { Caller } from '@platform/gateway-identity';
-import { verifyIdentity } from '@platform/identity';
+import { deploymentKey, verifyIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { proxyTo } from './proxy';
 
@@ -59,12 +59,15 @@ describe('proxy headers', () => {
     expect(headers.authorization).toBe('Bearer user-token');
     expect(headers['x-api-key']).toBeUndefined();
     expect(headers['x-auth-subject']).toBe('key-1');
-    // The signature binds the identity to the deployment it was forwarded to.
-    expect(verifyIdentity(SECRET, headers, 'req-1')).toEqual({
+    // Signed with that deployment's key (its Agent Server holds no other) and bound to it.
+    expect(verifyIdentity(deploymentKey(SECRET, '2b7a3a8e-4a7f-4c55-9d57-0d6f3c1c7b10'), headers, 'req-1')).toEqual({
       ok: true,
       identity: caller.identity,
       deploymentId: '2b7a3a8e-4a7f-4c55-9d57-0d6f3c1c7b10',
     });
+    // Neither the platform's secret nor another deployment's key verifies it.
+    expect(verifyIdentity(SECRET, headers, 'req-1').ok).toBe(false);
+    expect(verifyIdentity(deploymentKey(SECRET, '9b1f0c77-5e2a-4c3b-8f8e-1d2c3b4a5f60'), headers, 'req-1').ok).toBe(false);
   });
 
   it('never hands Authorization or the API key to a platform service', async () => {

@@ -4,7 +4,7 @@ import { parse as parseUrl, type Url } from 'node:url';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import { InputError } from '@platform/errors';
-import { TRUSTED_HEADER_NAMES, signIdentity } from '@platform/identity';
+import { TRUSTED_HEADER_NAMES, deploymentKey, signIdentity } from '@platform/identity';
 import type { Logger } from '@platform/logging';
 import { deletedDeploymentId, nextReplica, ReplicaHealth, resumableRequest, type CachedResolver, type RouteMatch, type Upstream } from '@platform/gateway-routing';
 import type { Caller } from '@platform/gateway-identity';
@@ -36,19 +36,35 @@ interface ProxyLocals {
 }
 
 /**
- * Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes), signed for
- * the deployment it was routed to: that deployment's Agent Server refuses it anywhere else. A deployment keeps
+ * Replaces whatever identity the client sent with the gateway's signed one (or none, on public routes). A request
+ * for a deployment is signed with that deployment's key (derived from the internal secret: the Agent Server holds
+ * only its own) and for that deployment: its Agent Server refuses it anywhere else, and nothing a deployment can
+ * sign passes on the platform's services, which verify with the secret itself. A deployment keeps
  * `Authorization`, for its own auth (langgraph.json `auth`) after the gateway's; platform services never see it.
  * The console's session cookies never leave the gateway.
  */
 const STRIPPED_HEADERS = [...TRUSTED_HEADER_NAMES, ...CLIENT_IDENTITY_HEADERS];
 
-function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, secret: string, requestId: string, upstream: Upstream, deploymentId?: string): void {
+function rewriteIdentityHeaders(req: Request, caller: Caller | undefined, signingKey: string, requestId: string, upstream: Upstream, deploymentId?: string): void {
   for (const name of STRIPPED_HEADERS) {
     if (req.headers[name] !== undefined && !(name === 'authorization' && upstream === 'deployment')) delete req.headers[name];
   }
   withoutSessionCookies(req);
-  if (caller) Object.assign(req.headers, signIdentity(secret, caller.identity, requestId, { deploymentId }));
+  if (caller) Object.assign(req.headers, signIdentity(signingKey, caller.identity, requestId, { deploymentId }));
+}
+
+/** Deployment keys by deployment id, derived once (one HMAC each) and kept for the busiest deployments. */
+function deploymentKeys(secret: string, maxEntries = 10_000): (deploymentId: string) => string {
+  const keys = new Map<string, string>();
+  return (deploymentId) => {
+    let key = keys.get(deploymentId);
+    if (!key) {
+      if (keys.size >= maxEntries) keys.delete(keys.keys().next().value as string);
+      key = deploymentKey(secret, deploymentId);
+      keys.set(deploymentId, key);
+    }
+    return key;
+  };
 }
 
 /** Upstream base URLs parsed once (http-proxy parses a target given as a string on every request). */
@@ -77,6 +93,7 @@ export function proxyTo(options: ProxyOptions): Forward {
   // Agent Server replicas that failed lately get no requests for a while, when the deployment has others.
   const health = new ReplicaHealth();
   const targetOf = parsedTargets();
+  const keyOf = deploymentKeys(options.internalSecret);
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     router: (req) => targetOf(((req as Request).res?.locals.proxy as ProxyLocals).target),
     changeOrigin: true,
@@ -134,7 +151,8 @@ export function proxyTo(options: ProxyOptions): Forward {
     }
     res.locals.proxy = locals;
     res.locals.routeLabel = match.rule.upstream === 'deployment' ? '/deployments/:id/*' : `${match.rule.prefix}/*`;
-    rewriteIdentityHeaders(req, caller, options.internalSecret, String(res.locals.requestId), match.rule.upstream, locals.signedFor);
+    const signingKey = match.rule.upstream === 'deployment' ? keyOf(locals.signedFor as string) : options.internalSecret;
+    rewriteIdentityHeaders(req, caller, signingKey, String(res.locals.requestId), match.rule.upstream, locals.signedFor);
     // With X-Forwarded-Proto/Host (xfwd), the public base URL of what the upstream serves: agent servers put it in
     // the links they hand out (A2A agent cards). Only the gateway sets it.
     delete req.headers['x-forwarded-prefix'];

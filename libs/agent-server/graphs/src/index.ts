@@ -13,7 +13,7 @@ export type { HttpConfig } from './project/langgraph-config.schema';
 export type { AssistantGraphSchemas, GraphSchema, JsonSchema } from './introspection/graph-schema';
 export { toAssistantGraphSchemas } from './introspection/graph-schema';
 export { runtimeGraphSchema } from './introspection/runtime-graph-schema';
-export { graphSchema, subgraphSchemas } from './introspection/graph-introspection';
+export { graphSchema, prepareTypeSchemas, subgraphSchemas } from './introspection/graph-introspection';
 export { drawGraph, type GraphDrawing } from './introspection/graph-drawing';
 export { createTypeScriptSchemaSource, type TypeScriptSchemaSource, type TypeScriptSchemaSourceOptions } from './introspection/typescript/typescript-schema-source';
 export { loadStoreEmbeddings, type LoadedEmbeddings } from './project/store-embeddings';

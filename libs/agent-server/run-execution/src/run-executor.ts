@@ -1,6 +1,8 @@
 import { isGraphDrained, type BaseCheckpointSaver, type RunControl } from '@langchain/langgraph';
 import { serializeJson, toJsonValue, type AgentGraph, type GraphRegistry } from '@platform/agent-server-graphs';
+import { UnavailableError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import { isDatabaseUnavailable } from '@platform/prisma';
 import { toRun, type RunRecord, type RunStatus } from '@platform/agent-server-run-records';
 import { RunCheckpointer } from './run-checkpointer';
 import { type RunEventRepository, type RunEventLog, type RunStreamHub, StreamMapper } from '@platform/agent-server-run-streams';
@@ -20,7 +22,8 @@ export type AbortReason = 'interrupt' | 'rollback' | 'shutdown' | 'lost';
 export interface ActiveRun {
   run: RunRecord;
   signal: AbortSignal;
-  control: RunControl;
+  /** The graph's drain at a superstep boundary (none with LangGraph older than 1.4.0). */
+  control?: RunControl;
 }
 
 /** What ending a run left for the replica: runs waiting on its thread. */
@@ -47,8 +50,17 @@ export interface RunExecutorDeps {
   apiUrl?: string;
 }
 
+// A drain LangGraph ended at a superstep boundary (isGraphDrained is absent before @langchain/langgraph 1.4.0).
+const drained = (err: unknown): boolean => typeof isGraphDrained === 'function' && isGraphDrained(err);
+
 type Outcome =
-  | { kind: 'ended'; status: Exclude<RunStatus, 'pending' | 'running'>; error?: { error: string; message: string } }
+  | {
+      kind: 'ended';
+      status: Exclude<RunStatus, 'pending' | 'running'>;
+      error?: { error: string; message: string };
+      /** The state the run left (JSON), when the stream stopped before its last `values` event reached the log. */
+      finalValues?: string;
+    }
   | { kind: 'rollback' }
   | { kind: 'handed-back' }
   | { kind: 'lost' };
@@ -59,6 +71,13 @@ const errorRecord = (err: unknown) => ({
 });
 
 const FINISH_RETRIES_MS = [200, 1_000, 3_000];
+
+/** The database (or another dependency) went away under the run: a `ServiceUnavailableError`, possibly wrapped. */
+function isDependencyDown(err: unknown, depth = 0): boolean {
+  if (err instanceof UnavailableError || isDatabaseUnavailable(err)) return true;
+  const cause = (err as { cause?: unknown } | null | undefined)?.cause;
+  return depth < 5 && cause !== undefined && cause !== err && isDependencyDown(cause, depth + 1);
+}
 
 /**
  * SQLSTATE classes 22 (data exception), 23 (integrity constraint) and 54 (program limit, e.g. a value too large or
@@ -114,11 +133,16 @@ export class RunExecutor {
       outcome = { kind: 'ended', status: 'success' };
     } catch (err) {
       const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
-      if (isGraphDrained(err) || reason === 'shutdown') outcome = { kind: 'handed-back' };
+      if (drained(err) || reason === 'shutdown') outcome = { kind: 'handed-back' };
       else if (reason === 'lost') outcome = { kind: 'lost' };
       else if (reason === 'rollback') outcome = { kind: 'rollback' };
-      else if (reason === 'interrupt') outcome = { kind: 'ended', status: 'interrupted' };
-      else {
+      else if (reason === 'interrupt') outcome = await this.cancelledOutcome(run, graph, saver);
+      else if (isDependencyDown(err)) {
+        // Not the run's fault: its lease lapses (nothing here renews it) and the sweeper hands it to a replica that
+        // resumes it from its last checkpoint once the database is back.
+        outcome = { kind: 'lost' };
+        this.deps.logger.warn({ err, run_id: run.run_id, attempt: run.attempt }, 'run cut by a database outage; it resumes from its last checkpoint');
+      } else {
         const error = errorRecord(err);
         log.append('error', error);
         outcome = { kind: 'ended', status: 'error', error };
@@ -162,7 +186,7 @@ export class RunExecutor {
   ): Promise<RunExit> {
     const temporary = run.kwargs.temporary;
     const interrupted = outcome.status === 'success' && mapper.interrupted;
-    const valuesJson = mapper.lastValues === undefined ? undefined : (lastValuesJson ?? serializeJson(mapper.lastValues));
+    const valuesJson = mapper.lastValues === undefined ? outcome.finalValues : (lastValuesJson ?? serializeJson(mapper.lastValues));
     let threadState = valuesJson === undefined ? undefined : { values: valuesJson, interrupts: '{}' };
     let threadStatus: 'idle' | 'interrupted' | 'error' = outcome.status === 'error' ? 'error' : 'idle';
     if (interrupted && graph && !temporary) {
@@ -239,6 +263,25 @@ export class RunExecutor {
       return { input: null, resuming: true };
     }
     return { input: run.kwargs.command ? toCommand(run.kwargs.command) : (run.kwargs.input ?? null), resuming: false };
+  }
+
+  /**
+   * A cancel (`interrupt`) that stopped the stream after the graph had finished: its last checkpoint, written by this
+   * run, has nothing left to do, so the run succeeded (the thread holds its whole answer) and says so; otherwise it
+   * was interrupted. The graph's own interrupts are not "finished": they end as they always do, through the stream.
+   */
+  private async cancelledOutcome(run: RunRecord, graph: AgentGraph | undefined, saver: unknown): Promise<Extract<Outcome, { kind: 'ended' }>> {
+    const interrupted = { kind: 'ended', status: 'interrupted' } as const;
+    if (!graph || !(saver instanceof RunCheckpointer)) return interrupted;
+    try {
+      await saver.settled();
+      const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id } });
+      const finished = snapshot.next.length === 0 && snapshot.tasks.length === 0 && (snapshot.metadata as Record<string, unknown> | undefined)?.['run_id'] === run.run_id;
+      return finished ? { kind: 'ended', status: 'success', finalValues: serializeJson(snapshot.values ?? {}) } : interrupted;
+    } catch (err) {
+      this.deps.logger.warn({ err, run_id: run.run_id }, 'reading the state of a cancelled run failed: it ends interrupted');
+      return interrupted;
+    }
   }
 
   private async threadState(threadId: string, graph: AgentGraph): Promise<CachedThreadState | undefined> {

@@ -33,7 +33,7 @@ export interface GraphRunContext {
   saver: BaseCheckpointSaver | undefined;
   mapper: StreamMapper;
   signal: AbortSignal;
-  control: RunControl;
+  control?: RunControl;
   /** A retry resuming from the run's own latest checkpoint. */
   resuming: boolean;
   tracing?: RunTracing;

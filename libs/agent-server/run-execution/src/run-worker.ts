@@ -38,9 +38,14 @@ const OWN_PREFERRED_BEYOND_LIMIT = 16;
 interface Slot {
   launchedAt: number;
   abort: AbortController;
-  control: RunControl;
+  /** None with a deployment's LangGraph older than 1.4.0 (no RunControl): its stop aborts after the grace period. */
+  control?: RunControl;
   done: Promise<void>;
 }
+
+// LangGraph's RunControl (a drain at the next superstep boundary) first shipped in @langchain/langgraph 1.4.0; the
+// server runs on the deployment's own copy, which may be older.
+const newRunControl = (): RunControl | undefined => (typeof RunControl === 'function' ? new RunControl() : undefined);
 
 /**
  * Runs this replica executes: at most `concurrency` at once, claimed from the shared queue when a slot is free
@@ -204,7 +209,7 @@ export class RunWorker implements RunQueue {
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.unlisten.map((fn) => fn().catch(() => undefined)));
     const slots = [...this.active.values()];
-    for (const slot of slots) slot.control.requestDrain();
+    for (const slot of slots) slot.control?.requestDrain();
     const all = Promise.all(slots.map((slot) => slot.done));
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((resolve) => {
@@ -220,7 +225,7 @@ export class RunWorker implements RunQueue {
   private launch(run: RunRecord): void {
     this.own.delete(run.run_id);
     const abort = new AbortController();
-    const control = new RunControl();
+    const control = newRunControl();
     const done = this.options.executor
       .execute({ run, signal: abort.signal, control })
       .catch((err: unknown): RunExit => {

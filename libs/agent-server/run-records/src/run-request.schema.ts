@@ -15,9 +15,13 @@ export const commandSchema = z.object({
   resume: z.unknown().optional(),
 });
 
+// An http(s) URL, or a path of the deployment itself (`/custom/webhook`: its own routes answer it, as on the reference).
 const webhookUrl = z
   .string()
-  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+  .refine(
+    (value) => (/^https?:\/\//i.test(value) && URL.canParse(value)) || (/^\/(?!\/)/.test(value) && URL.canParse(value, 'http://localhost')),
+    'must be an http(s) URL or a path of this deployment',
+  );
 
 /**
  * The body of every run-creating request (`/runs`, `/runs/stream`, `/runs/wait`, `/threads/{id}/runs*`, each item

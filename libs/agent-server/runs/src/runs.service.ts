@@ -85,6 +85,8 @@ export interface RunServiceDeps {
   apiUrl?: string;
   /** False: a run's `webhook` is never called (langgraph.json `http.disable_webhooks`). Default true. */
   webhooks?: boolean;
+  /** The deployment's own server, for webhooks given as a path (`/custom/webhook`). */
+  loopbackFetch?: typeof fetch;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -119,6 +121,8 @@ export interface RunService {
   cancelMany(filter: CancelFilter, action: CancelAction): Promise<void>;
   subscribe(runId: string, from: SubscribeFrom): Promise<RunSubscription>;
   waitForEnd(runId: string): Promise<RunEnd | null>;
+  /** Whether the thread exists and `visible` lets the caller see it. */
+  threadVisible(threadId: string, visible?: AccessFilter): Promise<boolean>;
   /** The events of a thread's runs as they come (`GET /threads/{id}/stream`); NotFoundError for an unknown thread. */
   streamThread(threadId: string, from: ThreadStreamFrom, signal: AbortSignal, visible?: AccessFilter): Promise<AsyncIterable<ThreadStreamEvent>>;
   /**
@@ -154,7 +158,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     owner,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
-    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger),
+    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger, { loopback: deps.loopbackFetch }),
     apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({
@@ -268,6 +272,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
     },
 
     subscribe: (runId, from) => hub.subscribe(runId, from),
+
+    threadVisible: (threadId, visible) => runs.threadExists(threadId, visible),
 
     async streamThread(threadId, from, signal, visible) {
       if (!(await runs.threadExists(threadId, visible))) throw threadNotFound(threadId);

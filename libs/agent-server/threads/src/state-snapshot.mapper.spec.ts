@@ -50,6 +50,8 @@ describe('stateSnapshotToThreadState', () => {
       state: { values: { items: ['x'] }, next: ['ask'], tasks: [], checkpoint: { thread_id: 't1', checkpoint_ns: 'inner:task2', checkpoint_id: 's1', checkpoint_map: null } },
       result: { items: ['y'] },
     });
+    // The nested state carries no collected `interrupts` (the reference leaves it out; only a thread's own state has it).
+    expect(state.tasks[1].state).not.toHaveProperty('interrupts');
     // Without, the config's `configurable` as it is.
     expect(state.tasks[2]).toMatchObject({ checkpoint: { thread_id: 't1', checkpoint_ns: 'other:task3' }, state: null, result: null });
     expect(state.tasks[2].checkpoint).not.toHaveProperty('checkpoint_id');

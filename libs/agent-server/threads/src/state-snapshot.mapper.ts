@@ -66,7 +66,7 @@ function toTask(task: SnapshotTask): ThreadTask {
     error: errorText(task.error),
     interrupts: toJsonValue(task.interrupts ?? []) as ThreadInterrupt[],
     checkpoint: configurable ? (toJsonValue(configurable) as ThreadTask['checkpoint']) : null,
-    state: isSnapshot(nested) ? stateSnapshotToThreadState(nested) : null,
+    state: isSnapshot(nested) ? subgraphState(nested) : null,
     result: task.result === undefined ? null : toJsonValue(task.result),
   };
 }
@@ -88,6 +88,15 @@ export function stateSnapshotToThreadState(snapshot: StateSnapshot): ThreadState
     parent_checkpoint: configToCheckpoint(snapshot.parentConfig),
     interrupts: tasks.flatMap((task) => task.interrupts),
   };
+}
+
+/**
+ * A subgraph's state inside its parent's task (read with `subgraphs`): as the reference shows it, without the
+ * collected `interrupts` that only a thread's own state carries (each nested task still lists its interrupts).
+ */
+function subgraphState(snapshot: StateSnapshot): ThreadState {
+  const { interrupts: _collected, ...state } = stateSnapshotToThreadState(snapshot);
+  return state;
 }
 
 /** The state of a thread that has no graph (or no checkpoint) yet. */

@@ -33,7 +33,7 @@ export interface ThreadState {
   created_at: string | null;
   checkpoint: ThreadCheckpoint | null;
   parent_checkpoint: ThreadCheckpoint | null;
-  /** Every task's interrupts, in task order. */
+  /** Every task's interrupts, in task order (a thread's own state only: a subgraph's nested state leaves it out). */
   interrupts?: ThreadInterrupt[];
 }
 

@@ -65,3 +65,15 @@ export interface DeploymentDriver {
   /** Shutdown of the control plane. */
   close(): Promise<void>;
 }
+
+/**
+ * Variables of the platform's own services that must never reach a deployment (its graphs read their environment):
+ * the internal secret signs for every workspace and service. A secret of that name is refused at the API.
+ */
+export const PLATFORM_ONLY_ENV: readonly string[] = ['INTERNAL_SECRET'];
+
+/** Refuses to start a deployment whose environment carries a platform secret (a wiring mistake, never a tenant's). */
+export function assertTenantEnv(env: Record<string, string>): void {
+  const leaked = PLATFORM_ONLY_ENV.filter((name) => env[name] !== undefined);
+  if (leaked.length > 0) throw new DeployError(`Refusing to give a deployment the platform's ${leaked.join(', ')}: an Agent Server gets its DEPLOYMENT_KEY only`);
+}

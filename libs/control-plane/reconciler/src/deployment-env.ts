@@ -1,15 +1,21 @@
 import { databaseEnv, type DatabaseLocation } from '@platform/control-plane-drivers';
+import { deploymentKey } from '@platform/identity';
 
 export interface AgentEnvOptions {
+  /** The platform's internal secret: only to derive each deployment's key from; it never goes into the environment. */
   internalSecret: string;
+  /** Former internal secrets (a rotation window): the deployment also gets its keys under them. */
+  previousSecrets?: readonly string[];
   logLevel: string;
   /** LangSmith-compatible tracing API the servers send traces to (`{gateway}/api/v1`); unset = no tracing. */
   tracingEndpoint?: string;
 }
 
 /**
- * The environment of a deployment's Agent Server: who it is, its own database, the internal secret (so the
- * gateway's signed requests pass), tracing into a project named after the deployment, then the secrets.
+ * The environment of a deployment's Agent Server: who it is, its own database, its own key (DEPLOYMENT_KEY, derived
+ * from the internal secret and its id: the gateway's requests for this deployment verify with it, nothing else
+ * does), tracing into a project named after the deployment with its own workspace-bound key, then the secrets.
+ * Nothing in it signs for another deployment, workspace or platform service.
  */
 export function agentServerEnv(input: {
   deploymentId: string;
@@ -33,7 +39,8 @@ export function agentServerEnv(input: {
       : { LANGSMITH_TRACING: 'false' };
   return {
     DEPLOYMENT_ID: input.deploymentId,
-    INTERNAL_SECRET: options.internalSecret,
+    DEPLOYMENT_KEY: deploymentKey(options.internalSecret, input.deploymentId),
+    ...(options.previousSecrets?.length ? { DEPLOYMENT_KEYS_PREVIOUS: options.previousSecrets.map((s) => deploymentKey(s, input.deploymentId)).join(',') } : {}),
     LOG_LEVEL: options.logLevel,
     MIGRATE_ON_START: 'true',
     ...databaseEnv(input.database),

@@ -229,7 +229,7 @@ export class RevisionSteps {
   /** What the driver needs to run `rev`: the artifact, the environment (secrets decrypted), resources. */
   async specFor(deployment: DeploymentRecord, rev: Revision): Promise<DeploySpec> {
     const { box, options } = this.deps;
-    const database = JSON.parse(box.open(deployment.database as string)) as DatabaseLocation;
+    const database = await this.ownDatabase(deployment);
     const secrets = Object.fromEntries((await this.store.sealedSecrets(deployment.id)).map((s) => [s.name, box.open(s.sealed)]));
     const integrationId = str(rev.sourceConfig.integration_id);
     const artifact = rev.artifact ?? {};
@@ -259,6 +259,23 @@ export class RevisionSteps {
       resourceSpec: obj(rev.sourceConfig.resource_spec),
       namespace: str(obj(rev.sourceConfig.listener_config)?.k8s_namespace),
     };
+  }
+
+  /**
+   * The deployment's database location; one recorded before deployments had database roles of their own (its URL
+   * names the operator's admin) is given its role first and recorded, so the server about to start connects as it.
+   * A run cut off before the record keeps the old location, and the next start does it again with a new password.
+   */
+  private async ownDatabase(deployment: DeploymentRecord): Promise<DatabaseLocation> {
+    const { box, databases } = this.deps;
+    // The stored record, not the caller's copy: a copy from before an earlier upgrade would upgrade again.
+    const sealed = (await this.store.deployment(deployment.id))?.database ?? deployment.database;
+    const location = JSON.parse(box.open(sealed as string)) as DatabaseLocation;
+    const isolated = await databases.isolate(deployment.id, location);
+    if (!isolated) return location;
+    await this.store.updateDeployment(deployment.id, { database: box.seal(JSON.stringify(isolated)) });
+    this.deps.logger.info({ deployment_id: deployment.id }, 'deployment database given a role of its own');
+    return isolated;
   }
 
   /** A checkout missing on disk (a fresh work directory) is fetched again at its recorded commit. */

@@ -35,6 +35,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig(nats, { NATS_URL: 'nats://a:4222,,nats://b:4222' })).toThrow(/NATS_URL/);
   });
 
+  it('names a bad secret without its value', () => {
+    const secrets = z.object({ INTERNAL_SECRET: z.string().min(16), DEPLOYMENT_KEY: z.string().min(32) });
+    expect(() => loadConfig(secrets, { INTERNAL_SECRET: 'short-secret', DEPLOYMENT_KEY: 'short-key' })).toThrow(
+      'INTERNAL_SECRET: Too small: expected string to have >=16 characters (got 12 characters)',
+    );
+    try {
+      loadConfig(secrets, { INTERNAL_SECRET: 'short-secret', DEPLOYMENT_KEY: 'short-key' });
+    } catch (err) {
+      expect((err as ConfigError).message).not.toMatch(/short-secret|short-key/);
+      expect((err as ConfigError).problems).toEqual([expect.stringMatching(/^INTERNAL_SECRET: .*\(got 12 characters\)$/), expect.stringMatching(/^DEPLOYMENT_KEY: .*\(got 9 characters\)$/)]);
+    }
+  });
+
   it('names every bad variable with its value', () => {
     const attempt = () => loadConfig(schema, { PORT: '70000', DEBUG: 'maybe', DATABASE_URL: 'mysql://x', TIMEOUT: 'soon' });
     expect(attempt).toThrow(ConfigError);

@@ -10,6 +10,9 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
+/** Variables whose values never go into an error message (logs, deploy logs): secrets, keys, tokens, passwords. */
+const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD/i;
+
 /**
  * Parses environment variables with a zod object schema whose keys are the variable names.
  * Empty strings count as unset, so `FOO=` falls back to the default.
@@ -26,7 +29,8 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: Env = process.
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(config)';
       const value = cleaned[String(issue.path[0])];
-      return value === undefined ? `${name}: ${issue.message} (unset)` : `${name}: ${issue.message} (got "${value}")`;
+      if (value === undefined) return `${name}: ${issue.message} (unset)`;
+      return SECRET_NAME.test(name) ? `${name}: ${issue.message} (got ${value.length} characters)` : `${name}: ${issue.message} (got "${value}")`;
     }),
   );
 }

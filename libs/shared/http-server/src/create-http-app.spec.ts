@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { z } from 'zod';
-import { NotFoundError, ServiceUnavailableError } from '@platform/errors';
+import { NotFoundError } from '@platform/errors';
 import { signIdentity } from '@platform/identity';
 import { createLogger, silentLogger } from '@platform/logging';
 import { createHttpApp } from './create-http-app';
@@ -10,12 +10,12 @@ import { parseRequest } from './validate';
 
 const secret = 'test-internal-secret-123';
 
-function build(ready = true, deploymentId?: string) {
+function build(ready = true, deploymentId?: string, previousSecrets?: string[]) {
   return createHttpApp({
     service: 'svc',
     logger: silentLogger,
     readiness: { db: async () => ready },
-    identity: { secret, publicPaths: (p) => p === '/public', deploymentId },
+    identity: { secret, previousSecrets, publicPaths: (p) => p === '/public', deploymentId },
     routes: (app) => {
       app.get('/public', (_req, res) => {
         res.json({ public: true });
@@ -58,21 +58,6 @@ describe('createHttpApp', () => {
     await request(app).get('/ok').expect(503, { ok: false, wedged: ['bus'] });
   });
 
-  it('answers a ServiceUnavailableError 503 with Retry-After and the dependency in detail', async () => {
-    const app = createHttpApp({
-      service: 'svc',
-      logger: silentLogger,
-      routes: (a) => {
-        a.get('/needs-nats', async () => {
-          throw new ServiceUnavailableError('The job queue (NATS) is unreachable; try again shortly', { retryAfterSeconds: 5 });
-        });
-      },
-    }).app;
-    const res = await request(app).get('/needs-nats').expect(503);
-    expect(res.headers['retry-after']).toBe('5');
-    expect(res.body).toEqual({ detail: 'The job queue (NATS) is unreachable; try again shortly' });
-  });
-
   it('refuses requests without a valid gateway signature', async () => {
     const app = build();
     const res = await request(app).get('/whoami').set('x-tenant-id', 'tenant-1').expect(401);
@@ -91,6 +76,27 @@ describe('createHttpApp', () => {
     // Unsigned probes still pass (the orchestrator's), and an unbound server takes any valid signature.
     await request(bound).get('/ok').expect(200);
     await request(build()).get('/whoami').set(signed('b4', 'tenant-1', 'dep-b')).expect(200);
+  });
+
+  it("refuses, on every path, a request signed with another deployment's key for that deployment (a miswired route)", async () => {
+    const bound = build(true, 'dep-a');
+    const otherKey = { ...signIdentity('key-of-dep-b-0123456789', { tenantId: 't', organizationId: 'o', subject: 's' }, 'k1', { deploymentId: 'dep-b' }), 'x-request-id': 'k1' };
+    for (const path of ['/whoami', '/public', '/ok']) {
+      await request(bound).get(path).set(otherKey).expect(403, { detail: 'This server does not serve deployment dep-b' });
+    }
+    // Signed for this deployment with a key it does not hold: not the gateway (401; public paths stay open).
+    const forged = { ...signIdentity('not-the-key-0123456789', { tenantId: 't', organizationId: 'o', subject: 's' }, 'k2', { deploymentId: 'dep-a' }), 'x-request-id': 'k2' };
+    await request(bound).get('/whoami').set(forged).expect(401);
+    await request(bound).get('/public').set(forged).expect(200);
+  });
+
+  it('takes signatures of a former key during a rotation window, and no other', async () => {
+    const rotated = build(true, 'dep-a', ['former-key-0123456789']);
+    const by = (key: string, requestId: string) => ({ ...signIdentity(key, { tenantId: 't', organizationId: 'o', subject: 's' }, requestId, { deploymentId: 'dep-a' }), 'x-request-id': requestId });
+    await request(rotated).get('/whoami').set(by(secret, 'r1')).expect(200);
+    await request(rotated).get('/whoami').set(by('former-key-0123456789', 'r2')).expect(200);
+    await request(rotated).get('/whoami').set(by('unknown-key-0123456789', 'r3')).expect(401);
+    await request(build(true, 'dep-a')).get('/whoami').set(by('former-key-0123456789', 'r4')).expect(401);
   });
 
   it('lets a v1-only signature (a gateway of the previous release) into a bound service during a rolling upgrade', async () => {

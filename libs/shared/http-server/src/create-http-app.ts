@@ -28,7 +28,7 @@ export interface HttpAppOptions {
    * The gateway itself passes `undefined`: it is where identity is established. With `deploymentId` (an Agent
    * Server's), only requests the gateway signed for that deployment pass, on any path.
    */
-  identity?: { secret: string; publicPaths?: (path: string) => boolean; deploymentId?: string };
+  identity?: { secret: string; previousSecrets?: readonly string[]; publicPaths?: (path: string) => boolean; deploymentId?: string };
   /**
    * Parse JSON bodies before the routes (default true). The gateway turns it off to stream bodies through (its own
    * routes mount `jsonBody()` where they read one).

@@ -1,9 +1,15 @@
 import type { RequestHandler } from 'express';
-import { verifyIdentity } from '@platform/identity';
+import { IdentityHeaders, verifyIdentity, type HeaderBag } from '@platform/identity';
 import type { RequestContext } from './request-context';
 
 export interface TrustedIdentityOptions {
+  /** What signatures verify with: the internal secret on platform services, the deployment's key on an Agent Server. */
   secret: string;
+  /**
+   * Keys that verify too, for a rotation window (an Agent Server started after the platform secret changed also
+   * takes what a gateway still on the old secret signs). Tried only when `secret` fails.
+   */
+  previousSecrets?: readonly string[];
   /** Paths that pass without a signature (probes, metrics, docs, an OAuth callback). */
   publicPaths: (path: string) => boolean;
   /**
@@ -19,9 +25,23 @@ export interface TrustedIdentityOptions {
  */
 export function trustedIdentity(options: TrustedIdentityOptions): RequestHandler {
   const { secret, publicPaths, deploymentId } = options;
+  const previous = options.previousSecrets ?? [];
+  const verify = (headers: HeaderBag, requestId: string) => {
+    let result = verifyIdentity(secret, headers, requestId);
+    for (let i = 0; !result.ok && result.reason === 'invalid gateway signature' && i < previous.length; i++) result = verifyIdentity(previous[i], headers, requestId);
+    return result;
+  };
   return (req, res, next) => {
     const context = res.locals as RequestContext;
-    const result = verifyIdentity(secret, req.headers, context.requestId);
+    const result = verify(req.headers, context.requestId);
+    // Signed (with its own key, which this server cannot verify) for another deployment: the gateway routed that
+    // deployment's traffic here. Refused on every path, public ones included, as a valid signature for it would be.
+    const claimed = req.headers[IdentityHeaders.deployment];
+    if (!result.ok && deploymentId !== undefined && typeof claimed === 'string' && claimed && claimed !== deploymentId) {
+      context.logger.error({ signed_for: claimed, path: req.path }, 'request refused: signed for another deployment');
+      res.status(403).json({ detail: `This server does not serve deployment ${claimed}` });
+      return;
+    }
     if (result.ok && deploymentId !== undefined && result.deploymentId !== deploymentId) {
       // A gateway older than the deployment binding signs none; let it through a rolling upgrade.
       if (result.deploymentId === undefined) {

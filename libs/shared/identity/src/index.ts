@@ -1,1 +1,2 @@
+export * from './deployment-key';
 export * from './trusted-identity';

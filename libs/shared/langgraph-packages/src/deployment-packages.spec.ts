@@ -78,10 +78,10 @@ describe('unsupportedPackages', () => {
     ]);
     expect(problems).toEqual([
       { name: '@langchain/core', version: '0.3.80', range: '^1.1.48' },
-      { name: '@langchain/langgraph', version: '0.2.74', range: '^1.4.0' },
+      { name: '@langchain/langgraph', version: '0.2.74', range: '^1.3.6' },
     ]);
     expect(unsupportedMessage(problems)).toBe(
-      'Unsupported LangGraph.js versions: @langchain/core 0.3.80 (supported: ^1.1.48), @langchain/langgraph 0.2.74 (supported: ^1.4.0). ' +
+      'Unsupported LangGraph.js versions: @langchain/core 0.3.80 (supported: ^1.1.48), @langchain/langgraph 0.2.74 (supported: ^1.3.6). ' +
         'Install a supported version (package.json and its lockfile).',
     );
   });

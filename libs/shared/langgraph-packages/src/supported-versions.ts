@@ -9,7 +9,7 @@
  */
 export const SUPPORTED_LANGGRAPH_VERSIONS = {
   '@langchain/core': '^1.1.48',
-  '@langchain/langgraph': '^1.4.0',
+  '@langchain/langgraph': '^1.3.6',
   '@langchain/langgraph-checkpoint': '^1.1.0',
 } as const;
 

@@ -4,3 +4,4 @@ export * from './proc-cpu';
 export * from './error-answer';
 export * from './sse-body';
 export * from './scratch-nats-cluster';
+export * from './scratch-postgres-cluster';

@@ -71,7 +71,8 @@ export const ALLOWANCES: Allowance[] = [
   {
     id: 'state-interrupts',
     why: 'A thread state lists its pending interrupts (`interrupts`), as LangGraph Platform and the Python SDK do; the JS dev server does not.',
-    applies: (d) => onlyInOurs(d) && lastKey(d.path) === 'interrupts' && Array.isArray(d.ours),
+    // A thread's own state only: a subgraph's state nested in a task (`….tasks[i].state.interrupts`) must match.
+    applies: (d) => onlyInOurs(d) && lastKey(d.path) === 'interrupts' && Array.isArray(d.ours) && !/\.state\.interrupts$/.test(d.path),
   },
   {
     id: 'default-multitask-enqueue',

@@ -28,6 +28,10 @@ export const authSteps = section('auth', {
     const [run] = await t.sdk({ token: ALICE }).runs.list(t.id('thread:alice'));
     return run ? { metadata: run.metadata, config: kwargsOf(run)['config'] } : null;
   },
+  "bob joins the stream of alice's run (an error event, not an HTTP error)": async (t) => {
+    const [run] = await t.sdk({ token: ALICE }).runs.list(t.id('thread:alice'));
+    return t.stream('GET', `/threads/${t.id('thread:alice')}/runs/${run?.run_id ?? t.id('run:none')}/stream`, { token: BOB });
+  },
   "bob cannot list runs of alice's thread": (t) => capture(() => t.sdk({ token: BOB }).runs.list(t.id('thread:alice'))),
   "bob cannot run on alice's thread": (t) => capture(() => t.sdk({ token: BOB }).runs.wait(t.id('thread:alice'), 'factory', { input: {} })),
   "bob cannot read alice's state or history": async (t) => ({

@@ -156,6 +156,9 @@ export const coreSteps = section('core', {
     await t.sdk().runs.join(thread.thread_id, run.run_id);
     return t.stream('GET', `/threads/${thread.thread_id}/runs/${run.run_id}/stream`, { headers: { 'last-event-id': '-1' } });
   },
+  'runs.joinStream of a run the thread does not have': (t) =>
+    t.stream('GET', `/threads/${t.id('thread:chat')}/runs/00000000-0000-4000-8000-0000000000aa/stream`),
+  'join the stream of a stateless run that does not exist': (t) => t.stream('GET', '/runs/00000000-0000-4000-8000-0000000000ab/stream'),
   'threads.search by status, sorted': async (t) =>
     (await t.sdk().threads.search({ status: 'error', sortBy: 'created_at', sortOrder: 'asc' })).map((thread) => thread.thread_id),
   'assistants.search sorted, with select': (t) => t.sdk().assistants.search({ graphId: 'agent', sortBy: 'name', sortOrder: 'asc', select: ['name', 'graph_id'] }),

@@ -11,6 +11,19 @@ export const httpSteps = section('http', {
     return { status: answer.status, metadata: (answer.body as { metadata?: unknown } | null)?.metadata };
   },
   'a custom route that does not exist': (t) => t.request('GET', '/custom/nope'),
+  'a custom route that throws an HTTPException': (t) => t.request('GET', '/custom/refuse'),
+  "a run's relative webhook reaches the project's route": async (t) => {
+    const thread = await t.sdk().threads.create();
+    const run = await t.sdk().runs.create(thread.thread_id, 'factory', { input: {}, webhook: '/custom/webhook' });
+    await t.sdk().runs.join(thread.thread_id, run.run_id);
+    for (let i = 0; i < 100; i++) {
+      const hooks = (await (await t.fetch('GET', '/custom/webhooks')).json()) as { run_id?: string; status?: string }[];
+      const hook = hooks.find((h) => h.run_id === run.run_id);
+      if (hook) return { webhook: kwargsOf(run)['webhook'], status: hook.status };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { webhook: kwargsOf(run)['webhook'], status: 'never delivered' };
+  },
   'a Client without apiUrl in a custom route reaches the same server': (t) => t.request('GET', '/custom/graphs'),
   'x-* request headers reach the run config': async (t) => {
     const thread = await t.sdk().threads.create();

@@ -39,6 +39,22 @@ describe("the project's HTTP app (langgraph.json http.app) and the SDK inside a 
     expect({ status: echo.status, body: await echo.json() }).toEqual({ status: 201, body: { echoed: { ping: 1 } } });
   });
 
+  it("posts a run's relative webhook (`/custom/webhook`) to the deployment's own route, as the reference does", async () => {
+    const thread = await sdk().threads.create();
+    const run = await sdk().runs.create(thread.thread_id, 'echo', { input: {}, webhook: '/custom/webhook' });
+    expect((run as unknown as { kwargs: object }).kwargs).toMatchObject({ webhook: '/custom/webhook' });
+    await sdk().runs.join(thread.thread_id, run.run_id);
+    let received: { run_id?: string; status?: string }[] = [];
+    for (let i = 0; i < 300 && !received.some((hook) => hook.run_id === run.run_id); i++) {
+      received = (await (await raw('/custom/webhooks')).json()) as typeof received;
+      if (!received.some((hook) => hook.run_id === run.run_id)) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(received.find((hook) => hook.run_id === run.run_id)).toMatchObject({ run_id: run.run_id, status: 'success', thread_id: thread.thread_id });
+    // A path is the only relative form: a scheme-relative URL, or anything else, is refused.
+    const refused = await raw(`/threads/${thread.thread_id}/runs`, { method: 'POST', body: JSON.stringify({ assistant_id: 'echo', webhook: '//elsewhere/hook' }) });
+    expect(refused.status).toBe(422);
+  });
+
   it('wraps the core routes in its middleware, which may rewrite a request body; the rest is as without it', async () => {
     const ok = await raw('/ok');
     expect({ status: ok.status, stamp: ok.headers.get('x-custom-middleware'), body: await ok.json() }).toEqual({ status: 200, stamp: 'seen', body: { ok: true } });

@@ -77,6 +77,18 @@ export async function streamRun(res: Response, options: StreamRunOptions): Promi
 }
 
 /**
+ * A join of a stream whose run the caller cannot have, as the reference answers it: the stream opens (200) and says
+ * why in one `error` event (`data`, JSON), which the SDK yields instead of throwing; `null` data: an empty stream
+ * (a stateless join of an unknown run).
+ */
+export function streamNotFound(res: Response, data: unknown, headers?: Record<string, string>): Promise<void> {
+  const sse = new SseWriter(res, 60_000);
+  sse.open(headers);
+  const sent = data === null ? Promise.resolve() : sse.send({ event: 'error', data: JSON.stringify(data) });
+  return sent.finally(() => sse.end());
+}
+
+/**
  * Answers with JSON text once `result` settles. A long wait sends the headers and then a newline every
  * `keepAliveMs` (JSON allows leading whitespace), so proxies keep the connection; a failure after that is
  * reported in the body as `{"__error__": ...}`. `headersAtOnce` sends the headers (with `Content-Location`, the run

@@ -32,4 +32,18 @@ describe('dev mode (agent-platform dev)', () => {
     const search = await fetch(`${dev.server.url}/threads/search`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: '{}' });
     expect(search.status).toBe(200);
   });
+
+  it("takes the reference test helper's body: keys it does not know are ignored, what it names is emptied", async () => {
+    const headers = { 'content-type': 'application/json', 'x-api-key': KEY };
+    const created = await fetch(`${dev.server.url}/threads`, { method: 'POST', headers, body: '{}' });
+    const { thread_id } = (await created.json()) as { thread_id: string };
+    const res = await fetch(`${dev.server.url}/internal/truncate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ runs: true, threads: true, assistants: true, checkpoint: true, store: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect((await fetch(`${dev.server.url}/threads/${thread_id}`, { headers })).status).toBe(404);
+  });
 });

@@ -19,7 +19,7 @@ type Doc = {
 // The app and its declared routes (no handler runs here: nothing behind them is used).
 const deps: AgentServerDeps = {
   logger: silentLogger,
-  internalSecret: 'test-internal-secret-123',
+  deploymentKey: 'test-deployment-key-0123456789-0123456789',
   version: '1.2.3',
   registry: {} as never,
   assistants: {} as never,

@@ -47,3 +47,28 @@ export async function subgraphSchemas(
   }
   return result;
 }
+
+/** Whether a graph, or any of its subgraphs, has no runtime schema (its schemas come from its TypeScript types). */
+async function readsTypes(graph: AgentGraph): Promise<boolean> {
+  if (!runtimeGraphSchema(graph)) return true;
+  for await (const [, subgraph] of graph.getSubgraphsAsync(undefined, true)) if (!runtimeGraphSchema(subgraph)) return true;
+  return false;
+}
+
+/**
+ * Reads the graphs' TypeScript schemas ahead of the first request that needs them (a server start, in the
+ * background): a first `GET /assistants/{id}/schemas` or MCP `tools/list` is then answered from the cache instead of
+ * waiting on the compiler. Only when some graph has no runtime schema to answer with; one extraction covers every
+ * graph. A graph (factory) that cannot be built without a run's config is left for its first request. Returns the
+ * graphs whose types were read.
+ */
+export async function prepareTypeSchemas(registry: GraphRegistry): Promise<string[]> {
+  const prepared: string[] = [];
+  for (const graphId of registry.ids()) {
+    const graph = await registry.get(graphId, undefined, { access: 'assistants.read' }).catch(() => undefined);
+    if (!graph || !(await readsTypes(graph).catch(() => false))) continue;
+    await typeSchemasOf(registry, graphId);
+    prepared.push(graphId);
+  }
+  return prepared;
+}

@@ -2,7 +2,7 @@
 import { startFakeKubernetesApi, type FakeKubernetesApi } from '@platform/control-plane-testing';
 import { canConnect, checkPolicies, podTemplates, validateSchema, type KubernetesObject } from '@platform/k8s-manifests';
 import { silentLogger } from '@platform/logging';
-import { DeployError, type DeploySpec } from '../driver';
+import { DeployError, PLATFORM_ONLY_ENV, type DeploySpec } from '../driver';
 import { loadKubernetesClient } from './kubernetes-client';
 import { KubernetesDriver, type KubernetesDriverOptions } from './kubernetes-driver';
 import type { RenderedManifests } from './manifests';
@@ -25,7 +25,7 @@ function spec(overrides: Partial<DeploySpec> = {}): DeploySpec {
     commitSha: '0123456789abcdef0123456789abcdef01234567',
     repoToken: 'gho_secret',
     installCommand: 'npm install --omit=dev',
-    env: { DEPLOYMENT_ID, DATABASE_URL: 'postgres://db/deployment_x', INTERNAL_SECRET: 'internal', MY_SECRET: 'v' },
+    env: { DEPLOYMENT_ID, DATABASE_URL: 'postgres://db/deployment_x', DEPLOYMENT_KEY: 'key-of-this-deployment-0123456789abcdef', MY_SECRET: 'v' },
     sharedDatabase: true,
     resourceSpec: {
       min_scale: 2,
@@ -201,6 +201,9 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
     expect(api.object('networkpolicies', 'agents', DEPLOYMENT)?.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]);
     const secret = api.object('secrets', 'agents', `agent-${DEPLOYMENT_ID}-env`);
     expect(Buffer.from(secret?.data.MY_SECRET, 'base64').toString()).toBe('v');
+    // The pod's Secret carries its own deployment's key and no platform key.
+    expect(Buffer.from(secret?.data.DEPLOYMENT_KEY, 'base64').toString()).toBe('key-of-this-deployment-0123456789abcdef');
+    expect(Object.keys(secret?.data ?? {}).filter((name) => PLATFORM_ONLY_ENV.includes(name))).toEqual([]);
     expect(api.object('deployments', 'agents', `agent-${DEPLOYMENT_ID}`)?.status).toMatchObject({ observedGeneration: 1, availableReplicas: 2 });
   });
 
@@ -226,8 +229,14 @@ describe('KubernetesDriver (Kubernetes API test server on loopback)', () => {
     );
   });
 
-  it('refuses to run without a Postgres database, and reports an API refusal', async () => {
+  it('refuses to run without a Postgres database or with a platform secret, and reports an API refusal', async () => {
     await expect(driver.deploy(spec({ env: { DATA_DIR: '/x' }, sharedDatabase: false }), new AbortController().signal)).rejects.toThrow(/needs a Postgres server/);
+    // A platform secret in a deployment's environment is a wiring mistake: nothing is applied with it.
+    const before = api.requests.length;
+    await expect(driver.deploy(spec({ env: { ...spec().env, INTERNAL_SECRET: 'platform-secret-0123456789' } }), new AbortController().signal)).rejects.toThrow(
+      /Refusing to give a deployment the platform's INTERNAL_SECRET/,
+    );
+    expect(api.requests.length).toBe(before);
     const unauthorized = make('wrong-token');
     await expect(unauthorized.deploy(spec(), new AbortController().signal)).rejects.toThrow(DeployError);
   });

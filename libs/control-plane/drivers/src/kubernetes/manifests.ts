@@ -13,7 +13,7 @@ import type {
   V1VolumeMount,
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import type { DeploySpec } from '../driver';
+import { assertTenantEnv, type DeploySpec } from '../driver';
 import { renderAutoscaler, renderDisruptionBudget, renderNetworkPolicy, type KedaScaledObject, type NetworkPolicyManifest } from './scaling-and-network';
 
 export interface ManifestOptions {
@@ -110,6 +110,8 @@ export function renderManifests(spec: DeploySpec, options: ManifestOptions): Ren
     ...selector,
   };
   const secretName = `${name}-env`;
+  // The pod's Secret holds the deployment's own credentials (DEPLOYMENT_KEY, its tracing key), never a platform key.
+  assertTenantEnv(spec.env);
   const secretData: Record<string, string> = { ...spec.env };
   if (spec.repoToken) secretData.GIT_AUTH_HEADER = `Authorization: Basic ${Buffer.from(`x-access-token:${spec.repoToken}`).toString('base64')}`;
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InstancesRepository, openControlPlaneDatabase, type ControlPlaneDatabase } from '@platform/control-plane-data-access';
-import { signIdentity } from '@platform/identity';
+import { deploymentKey, signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { PgliteDeploymentDatabases, PostgresDeploymentDatabases, databaseEnv, type DatabaseLocation, type DeploymentDatabases } from '../databases/deployment-databases';
 import { DeployError, type DeploySpec } from '../driver';
@@ -24,11 +24,11 @@ async function waitFor<T>(read: () => Promise<T> | T, done: (v: T) => boolean, t
   }
 }
 
-// Signed for `deploymentId`, as the gateway signs: a server serving another deployment refuses it (403).
+// Signed for `deploymentId` with its key, as the gateway signs: a server serving another deployment refuses it (403).
 async function info(url: string, deploymentId: string): Promise<{ deployment_id: string }> {
   const requestId = randomUUID();
   const identity = { tenantId: randomUUID(), organizationId: randomUUID(), subject: 't' };
-  const res = await fetch(`${url}/info`, { headers: { 'x-request-id': requestId, ...signIdentity(SECRET, identity, requestId, { deploymentId }) } });
+  const res = await fetch(`${url}/info`, { headers: { 'x-request-id': requestId, ...signIdentity(deploymentKey(SECRET, deploymentId), identity, requestId, { deploymentId }) } });
   return (await res.json()) as { deployment_id: string };
 }
 
@@ -69,7 +69,7 @@ describe('LocalDriver (real Agent Server processes)', () => {
     source: 'github',
     checkoutDir: EXAMPLE,
     configPath: path.join(EXAMPLE, 'langgraph.json'),
-    env: { DEPLOYMENT_ID: deploymentId, INTERNAL_SECRET: SECRET, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', ...databaseEnv(location), ...env },
+    env: { DEPLOYMENT_ID: deploymentId, DEPLOYMENT_KEY: deploymentKey(SECRET, deploymentId), LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', ...databaseEnv(location), ...env },
     sharedDatabase: location.kind === 'postgres',
   });
   const pidOf = async (url: string) => (await db.prisma.instance.findFirst({ where: { url, state: 'serving' } }))?.pid ?? null;
@@ -90,7 +90,7 @@ describe('LocalDriver (real Agent Server processes)', () => {
 
   afterAll(async () => {
     for (const driver of drivers) await driver.close();
-    await databases?.drop(location);
+    await databases?.drop(deploymentId, location);
     await db?.close();
     fs.rmSync(work, { recursive: true, force: true });
   });

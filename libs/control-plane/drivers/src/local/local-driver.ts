@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@platform/logging';
-import { DeployError, type DeploySpec, type DeploymentDriver, type UpstreamListener } from '../driver';
+import { assertTenantEnv, DeployError, type DeploySpec, type DeploymentDriver, type UpstreamListener } from '../driver';
 import { probeOk, waitHealthy } from './health';
 import type { InstancesRepository } from '@platform/control-plane-data-access';
 import { freePort } from '@platform/http-server';
-import { isAlive, isOurInstance, logTail, portIsFree, stopProcessGroup } from './process-tools';
+import { isAlive, isOurInstance, logTail, portIsFree, startedWith, stopProcessGroup } from './process-tools';
+import { runningAsRoot, TenantUsers, type TenantUser } from './tenant-users';
 
 export interface LocalDriverOptions {
   /** The Agent Server command, e.g. `["node_modules/.bin/tsx", "apps/agent-server/src/main.ts"]`. */
@@ -29,6 +30,12 @@ export interface LocalDriverOptions {
   superviseIntervalMs?: number;
   /** Stop the instances when the control plane shuts down (default true; the next start brings them back). */
   stopOnClose?: boolean;
+  /**
+   * The control plane's work directory (builds, embedded databases, homes). Given, and running as root, each
+   * deployment runs as an unprivileged user of its own (see tenant-users.ts); as any other user, or without it,
+   * deployments run as this process's user.
+   */
+  workDir?: string;
 }
 
 interface Running {
@@ -46,6 +53,8 @@ interface Running {
   failures: number;
   drainTimer?: NodeJS.Timeout;
   logFile: string;
+  /** The unprivileged user it runs as (a root control plane with a work directory). */
+  user?: TenantUser;
 }
 
 const NEVER = new AbortController().signal;
@@ -64,15 +73,26 @@ export class LocalDriver implements DeploymentDriver {
   private readonly advertised: string;
   private supervisor?: NodeJS.Timeout;
   private closed = false;
+  private readonly users?: TenantUsers;
 
   constructor(private readonly options: LocalDriverOptions) {
     this.advertised = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+    if (options.workDir && runningAsRoot()) {
+      this.users = new TenantUsers(options.workDir);
+      this.users.prepareWorkDir();
+    }
+  }
+
+  /** Whether deployments run as users of their own (root control plane with a work directory). */
+  get isolatesUsers(): boolean {
+    return this.users !== undefined;
   }
 
   async deploy(spec: DeploySpec, signal: AbortSignal): Promise<{ upstreamUrl: string }> {
     if (!spec.configPath) {
       throw new DeployError('The local driver runs Agent Servers from a built source checkout; external_docker images need the kubernetes driver');
     }
+    assertTenantEnv(spec.env);
     this.supervise();
     const older = this.instancesOf(spec.deploymentId);
     const serving = older.find((r) => r.state === 'serving');
@@ -101,6 +121,7 @@ export class LocalDriver implements DeploymentDriver {
       await this.options.instances.remove(record.id);
     }
     fs.rmSync(path.join(this.options.logDir, deploymentId), { recursive: true, force: true });
+    this.users?.remove(deploymentId);
   }
 
   async resume(active: DeploySpec[]): Promise<Map<string, string>> {
@@ -116,7 +137,9 @@ export class LocalDriver implements DeploymentDriver {
       if (this.running.has(record.id)) continue;
       const spec = wanted.get(record.deploymentId);
       const ours = record.pid !== null && isOurInstance(record.pid, record.id);
-      const adoptable = spec?.revisionId === record.revisionId && record.state === 'serving' && !urls.has(record.deploymentId);
+      // Its keys must be the ones it would get now: after a rotation of the platform secret it starts again.
+      const keys = spec ? ['DEPLOYMENT_KEY', 'DEPLOYMENT_KEYS_PREVIOUS'].filter((k) => spec.env[k] !== undefined).map((k) => `${k}=${spec.env[k]}`) : [];
+      const adoptable = spec?.revisionId === record.revisionId && record.state === 'serving' && !urls.has(record.deploymentId) && startedWith(record.pid as number, keys);
       if (adoptable && ours && record.url && (await probeOk(record.url))) {
         const port = Number(new URL(record.url).port);
         this.running.set(record.id, {
@@ -212,12 +235,24 @@ export class LocalDriver implements DeploymentDriver {
     }
   }
 
+  /** The deployment's own user, its build readable and its embedded database writable by it. */
+  private userOf(spec: DeploySpec): TenantUser | undefined {
+    if (!this.users) return undefined;
+    const user = this.users.userFor(spec.deploymentId);
+    this.users.grant(user, { buildDir: spec.checkoutDir, databaseDir: spec.env.DATABASE_URL ? undefined : spec.env.DATA_DIR });
+    return user;
+  }
+
   private spawn(r: Running): void {
-    fs.mkdirSync(path.dirname(r.logFile), { recursive: true });
-    const fd = fs.openSync(r.logFile, 'a');
+    r.user ??= this.userOf(r.spec);
+    fs.mkdirSync(path.dirname(r.logFile), { recursive: true, mode: 0o700 });
+    // Opened here (root's, 0600) and handed over as stdout/stderr: the deployment writes its log, never reads others'.
+    const fd = fs.openSync(r.logFile, 'a', 0o600);
     const [command, ...args] = this.options.command;
+    const home = r.user ? { HOME: r.user.home, TMPDIR: path.join(r.user.home, 'tmp'), GRAPH_SCHEMA_CACHE_DIR: path.join(r.user.home, 'graph-schemas') } : {};
     const env: NodeJS.ProcessEnv = {
       ...Object.fromEntries(BASE_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
+      ...home,
       ...r.spec.env,
       HOST: this.options.host,
       PORT: String(r.port),
@@ -227,7 +262,8 @@ export class LocalDriver implements DeploymentDriver {
     let child: ChildProcess;
     try {
       // Its own process group, so a stop reaches the children it starts (tsx runs node underneath).
-      child = spawn(command, args, { cwd: this.options.cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+      const user = r.user ? { uid: r.user.uid, gid: r.user.gid } : {};
+      child = spawn(command, args, { cwd: this.options.cwd, env, detached: true, stdio: ['ignore', fd, fd], ...user });
     } finally {
       fs.closeSync(fd);
     }

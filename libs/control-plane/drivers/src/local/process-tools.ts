@@ -29,6 +29,19 @@ export function isOurInstance(pid: number, instanceId: string): boolean {
   }
 }
 
+/**
+ * Whether `pid` was started with each of these variables (`NAME=value`); where /proc is missing, taken as so. An
+ * instance started before the environment changed (a rotated platform secret changes DEPLOYMENT_KEY) does not.
+ */
+export function startedWith(pid: number, entries: string[]): boolean {
+  try {
+    const environ = new Set(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0'));
+    return entries.every((entry) => environ.has(entry));
+  } catch {
+    return !fs.existsSync('/proc/self');
+  }
+}
+
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);

@@ -5,6 +5,7 @@ import type { JobBusLogger } from '../lib/job-bus.logger';
 /** What a client should wait before retrying a request refused because NATS is unreachable. */
 export const NATS_RETRY_AFTER_SECONDS = 5;
 
+const DEPENDENCY = 'job queue (NATS)';
 const UNREACHABLE = 'The job queue (NATS JetStream) is unreachable';
 
 // Errors that mean "NATS or its JetStream is not answering now", not "this request is wrong".
@@ -18,6 +19,9 @@ const TRANSIENT = new Set<string>([
   ErrorCode.ConnectionTimeout,
   ErrorCode.JetStream408RequestTimeout,
 ]);
+
+const unreachable = (message: string, cause?: unknown) =>
+  new ServiceUnavailableError(DEPENDENCY, { message, retryAfterSeconds: NATS_RETRY_AFTER_SECONDS, cause });
 
 /** The bus's view of its connection, kept from the client's status iterator. */
 export interface ConnectionState {
@@ -50,12 +54,12 @@ export function watchConnection(nc: NatsConnection, logger: JobBusLogger, onReco
     },
     wedged: false,
     require() {
-      if (state.wedged) throw new ServiceUnavailableError(`${UNREACHABLE}: its connection closed for good`, { retryAfterSeconds: NATS_RETRY_AFTER_SECONDS });
-      if (!state.connected) throw new ServiceUnavailableError(`${UNREACHABLE}; reconnecting`, { retryAfterSeconds: NATS_RETRY_AFTER_SECONDS });
+      if (state.wedged) throw unreachable(`${UNREACHABLE}: its connection closed for good`);
+      if (!state.connected) throw unreachable(`${UNREACHABLE}; reconnecting`);
     },
     unavailable(err) {
       if (isPlatformError(err) || !(err instanceof NatsError) || err.api_error || !TRANSIENT.has(err.code)) return err;
-      return new ServiceUnavailableError(`${UNREACHABLE} (${err.message})`, { retryAfterSeconds: NATS_RETRY_AFTER_SECONDS, cause: err });
+      return unreachable(`${UNREACHABLE} (${err.message})`, err);
     },
   };
   void (async () => {

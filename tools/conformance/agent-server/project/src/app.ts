@@ -4,6 +4,7 @@
 import { Client } from '@langchain/langgraph-sdk';
 import { getLogger } from '@langchain/langgraph-sdk/logging';
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 
 const logger = getLogger();
 
@@ -19,6 +20,18 @@ app.use(async (c, next) => {
 });
 
 app.get('/custom/hello', (c) => c.json({ hello: 'world', path: c.req.path }));
+
+app.get('/custom/refuse', () => {
+  throw new HTTPException(400, { message: 'the app refuses this' });
+});
+
+// A run's relative webhook (`/custom/webhook`) lands here; `/custom/webhooks` lists what came.
+const webhooks: { run_id?: string; status?: string }[] = [];
+app.post('/custom/webhook', async (c) => {
+  webhooks.push((await c.req.json()) as { run_id?: string; status?: string });
+  return c.json({ ok: true });
+});
+app.get('/custom/webhooks', (c) => c.json(webhooks));
 
 app.post('/custom/echo', async (c) => c.json({ echoed: await c.req.json() }, 201));
 

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { NotFoundError } from '@platform/errors';
 import { bothFilters } from '@platform/agent-server-auth';
 import type { RunService } from '@platform/agent-server-runs';
 import {
@@ -16,7 +17,7 @@ import { route, type DeclaredRoute, type ResponseSpec, type SameShape } from '@p
 import type { ConfigurableHeaders } from '../../common/configurable-headers';
 import { accessOf } from '../../common/deployment-auth.middleware';
 import { errorResponse, eventStream, lastEventIdHeader, notFound, operationsOf } from '../../common/responses.schema';
-import { eventInModes, jsonWhenDone, resumeFrom, runLocations, streamRun, threadResumeFrom } from '../../common/run-responses';
+import { eventInModes, jsonWhenDone, resumeFrom, runLocations, streamNotFound, streamRun, threadResumeFrom } from '../../common/run-responses';
 import { SseWriter } from '../../common/sse';
 import {
   cancelManyQuery,
@@ -41,6 +42,11 @@ export interface RunsRoutesDeps {
   /** The request headers a new run gets in `config.configurable` (langgraph.json `http.configurable_headers`). */
   configurableHeaders?: ConfigurableHeaders;
 }
+
+const orNullIfNotFound = (err: unknown): null => {
+  if (err instanceof NotFoundError) return null;
+  throw err;
+};
 
 const modesOf = (value: StreamMode | StreamMode[] | undefined) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
@@ -228,17 +234,26 @@ export function runsRoutes(deps: RunsRoutesDeps): DeclaredRoute[] {
     });
   };
   // What joining a run's stream takes and answers, on a thread or not.
-  const joining = { query: joinStreamQuery, headers: resumeHeader, responses: { 200: eventStream(locations), 404: notFound } };
+  const joining = { query: joinStreamQuery, headers: resumeHeader, responses: { 200: eventStream(locations) } };
+  // A run the caller cannot have is not an HTTP error here, as on the reference: the stream opens and its one
+  // `error` event says so (a thread the caller's auth hides, else a run the thread does not have); a stateless
+  // join of an unknown run is an empty stream.
   const joinRunStream = route(
     { ...threadRuns('get', '/threads/:thread_id/runs/:run_id/stream', 'join_run_stream', "Join a run's event stream"), params: runPath, ...joining },
     async ({ params: { thread_id, run_id }, query }, req, res) => {
-      await joinStream(req, res, await runs.get(thread_id, run_id, await readable(res, thread_id)), false, query);
+      const visible = await readable(res, thread_id);
+      const run = await runs.get(thread_id, run_id, visible).catch(orNullIfNotFound);
+      if (run) return joinStream(req, res, run, false, query);
+      const hidden = visible !== undefined && !(await runs.threadVisible(thread_id, visible));
+      await streamNotFound(res, hidden ? { error: 'Error', message: '404: Thread not found' } : 'Run not found');
     },
   );
   const joinStatelessStream = route(
     { ...statelessRuns('get', '/runs/:run_id/stream', 'join_stateless_run_stream', "Join a stateless run's event stream"), params: statelessRunPath, ...joining },
     async ({ params: { run_id }, query }, req, res) => {
-      await joinStream(req, res, await runs.getById(run_id, await readable(res, undefined)), true, query);
+      const run = await runs.getById(run_id, await readable(res, undefined)).catch(orNullIfNotFound);
+      if (run) return joinStream(req, res, run, true, query);
+      await streamNotFound(res, null, { 'Content-Location': `/runs/${run_id}` });
     },
   );
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { GraphSourceSpec, GraphTypeSchemas } from './typescript-graph-schemas';
 
 // Bump when the extraction's output changes, so older entries are not reused.
-const FORMAT = 4;
+const FORMAT = 5;
 
 // The compiler's version, without loading the compiler into the server (extraction runs in a worker).
 const TYPESCRIPT_VERSION = (JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as { version: string }).version;
@@ -38,13 +38,32 @@ function fingerprint(input: string): string {
 /**
  * Schemas extracted from graphs' sources, kept on disk under `dir` and reused while every file the extraction read
  * (the graphs' sources by content, packages by version) is unchanged: a new revision with changed sources extracts
- * again; a restart, or another replica of the same revision sharing the directory, does not.
+ * again; a restart, another replica of the same revision sharing the directory, or a new revision whose sources and
+ * packages did not change (built in a folder of its own: paths under the project's `root` are kept relative to it)
+ * does not.
  */
 export class SchemaCache {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** The project's folder: files under it are named relative to it, so a copy of the project elsewhere finds them. */
+    private readonly root?: string,
+  ) {}
+
+  /** A file as the cache names it: relative to the project's folder when under it, else absolute. */
+  private nameOf(file: string): string {
+    if (!this.root) return file;
+    const relative = path.relative(this.root, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? file : `./${relative.split(path.sep).join('/')}`;
+  }
+
+  private pathOf(name: string): string {
+    return this.root && name.startsWith('./') ? path.join(this.root, name) : name;
+  }
 
   private fileOf(specs: Record<string, GraphSourceSpec>): string {
-    const graphs = Object.entries(specs).sort(([a], [b]) => a.localeCompare(b));
+    const graphs = Object.entries(specs)
+      .map(([graphId, spec]): [string, GraphSourceSpec] => [graphId, { ...spec, sourceFile: this.nameOf(spec.sourceFile) }])
+      .sort(([a], [b]) => a.localeCompare(b));
     return path.join(this.dir, `${sha256(JSON.stringify({ format: FORMAT, typescript: TYPESCRIPT_VERSION, graphs }))}.json`);
   }
 
@@ -54,14 +73,14 @@ export class SchemaCache {
     try {
       const entry = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
       if (entry.format !== FORMAT) return undefined;
-      return entry.inputs.every(([input, print]) => fingerprint(input) === print) ? entry.graphs : undefined;
+      return entry.inputs.every(([input, print]) => fingerprint(this.pathOf(input)) === print) ? entry.graphs : undefined;
     } catch {
       return undefined;
     }
   }
 
   write(specs: Record<string, GraphSourceSpec>, files: string[], graphs: Record<string, GraphTypeSchemas>): void {
-    const inputs = [...new Set(files.map((file) => packageJsonOf(file) ?? file))].map((input): [string, string] => [input, fingerprint(input)]);
+    const inputs = [...new Set(files.map((file) => packageJsonOf(file) ?? file))].map((input): [string, string] => [this.nameOf(input), fingerprint(input)]);
     const entry: CacheEntry = { format: FORMAT, inputs, graphs };
     mkdirSync(this.dir, { recursive: true });
     const target = this.fileOf(specs);

@@ -9,6 +9,8 @@ export interface TypeScriptSchemaSourceOptions {
   graphs: Record<string, { sourceFile?: string; exportName?: string }>;
   /** Where extracted schemas are kept across restarts and replicas (none: only in memory). */
   cacheDir?: string;
+  /** The project's folder: the cache names files under it relative to it, so a new revision's copy reuses its entry. */
+  projectDir?: string;
   /** How long the extraction may take (default 30 s, the reference's). */
   timeoutMs?: number;
   /** Where bare imports the project cannot resolve are looked up (the platform's node_modules). */
@@ -27,7 +29,7 @@ export function createTypeScriptSchemaSource(options: TypeScriptSchemaSourceOpti
   for (const [graphId, { sourceFile, exportName }] of Object.entries(options.graphs)) {
     if (sourceFile && exportName) specs[graphId] = { sourceFile, exportName };
   }
-  const cache = options.cacheDir ? new SchemaCache(options.cacheDir) : undefined;
+  const cache = options.cacheDir ? new SchemaCache(options.cacheDir, options.projectDir) : undefined;
   let extracted: Promise<Record<string, GraphTypeSchemas>> | undefined;
 
   // One program for every graph: the compiler's cost is mostly LangGraph's and LangChain's declarations, shared.
