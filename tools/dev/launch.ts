@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { closeDataDir, flag, loadConfig, logLevel, natsUrl, port, url } from '@platform/config';
+import { closeDataDir, flag, loadConfig, logLevel, natsStreamReplicas, natsUrl, port, url } from '@platform/config';
 import { DataDirLockedError, killDescendants, lockDataDir, parentPidFrom, watchParent } from '@platform/http-server';
 import { bootstrapBanner } from '../../apps/gateway/src/service';
 import { ensureConsoleBuilt } from './console-build';
@@ -23,6 +23,8 @@ const schema = z.object({
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: logLevel,
   NATS_URL: natsUrl(),
+  /** Copies of each JetStream stream: 3 on a 3-node NATS cluster (see docs/scale.md). */
+  NATS_STREAM_REPLICAS: natsStreamReplicas(),
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** One Postgres server for every service: each gets its own database `platform_<service>` there, and a role owning it when this URL may create roles. */
   DATABASE_URL: postgresUrl(),
@@ -166,6 +168,7 @@ async function main(shutdown: Shutdown) {
     dataDir: config.DATA_DIR,
     databaseUrls: urls,
     natsUrl: config.NATS_URL,
+    natsStreamReplicas: config.NATS_STREAM_REPLICAS,
     internalSecret: internalSecret(config.DATA_DIR, config.INTERNAL_SECRET),
     // The example agent's deployment keeps its id (and URL) across starts: its server verifies that id's key.
     agentDeploymentId: kept(config.DATA_DIR, 'example-deployment-id', () => randomUUID()),
@@ -196,7 +199,7 @@ async function main(shutdown: Shutdown) {
     [
       '',
       `  Agent platform is up. Gateway: ${platform.gatewayUrl} (web console: sign in there with an API key)`,
-      `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL}` : 'in-process'}`,
+      `  Job bus: ${config.NATS_URL ? `NATS JetStream ${config.NATS_URL} (streams with ${config.NATS_STREAM_REPLICAS} replica${config.NATS_STREAM_REPLICAS > 1 ? 's' : ''})` : 'in-process'}`,
       '  Services (reach them through the gateway; direct calls without its signature are refused):',
       ...lines,
       exampleId

@@ -38,7 +38,10 @@ export interface PlatformOptions {
   databaseUrls?: Partial<Record<DatabaseService, string>>;
   /** Root of the embedded databases (`<dataDir>/<service>`); `memory://` keeps them in memory. */
   dataDir: string;
+  /** NATS server, or a comma-separated list of a cluster's seeds; absent = the in-process bus. */
   natsUrl?: string;
+  /** Copies of each JetStream stream (NATS_STREAM_REPLICAS; 3 on a 3-node cluster). Default 1. */
+  natsStreamReplicas?: number;
   internalSecret: string;
   /** Key for export destination credentials at rest (32 bytes, hex/base64); default: derived from the internal secret. */
   exportEncryptionKey?: string;
@@ -153,7 +156,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // The control plane must know the gateway's address (deployment URLs, tracing credentials) before it starts.
     const gatewayPort = options.ports?.gateway || (await freePort(host));
     const gatewayUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${gatewayPort}`;
-    bus = await createJobBus({ natsUrl: options.natsUrl, logger: loggerFor('export') });
+    bus = await createJobBus({ natsUrl: options.natsUrl, streamReplicas: options.natsStreamReplicas, logger: loggerFor('export') });
     const launch = async <S extends RunningService>(start: Promise<S>) => {
       const service = await start;
       started.push(service);
@@ -186,6 +189,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
               ...db('export'),
               ...grpc('export'),
               NATS_URL: options.natsUrl,
+              NATS_STREAM_REPLICAS: options.natsStreamReplicas === undefined ? undefined : String(options.natsStreamReplicas),
               TRACING_GRPC: address(tracingService.grpcPort),
               EXPORT_ENCRYPTION_KEY: options.exportEncryptionKey ?? derivedKey(options.internalSecret, 'export-credentials'),
               ...options.exportEnv,
@@ -202,6 +206,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         ...common('export-worker'),
         ...(port === 0 ? { PORT: '0' } : {}),
         NATS_URL: options.natsUrl,
+        NATS_STREAM_REPLICAS: options.natsStreamReplicas === undefined ? undefined : String(options.natsStreamReplicas),
         TRACING_GRPC: address(tracing.grpcPort),
         EXPORT_GRPC: address(exportService.grpcPort),
         ...options.exportWorkerEnv,

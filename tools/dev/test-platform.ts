@@ -56,6 +56,9 @@ export interface TestPlatformOptions {
   startExportWorker?: PlatformOptions['startExportWorker'];
   /** Instances of the replicated services (agent-server, export-worker). */
   replicas?: PlatformOptions['replicas'];
+  /** The NATS the bus uses (default NATS_URL; a fault test passes a scratch cluster's seeds) and its stream replicas. */
+  natsUrl?: string;
+  natsStreamReplicas?: number;
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -68,7 +71,8 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     platform = await startPlatform({
       dataDir: 'memory://',
       databaseUrls: Object.fromEntries(DATABASE_SERVICES.map((s) => [s, databases[s].url])),
-      natsUrl: process.env.NATS_URL || undefined,
+      natsUrl: options.natsUrl ?? (process.env.NATS_URL || undefined),
+      natsStreamReplicas: options.natsStreamReplicas,
       internalSecret: TEST_INTERNAL_SECRET,
       migrate: true,
       logger: () => silentLogger,

@@ -94,6 +94,7 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
         export: () => serving(config.EXPORT_GRPC),
         consumer: () => jobs.ready(),
       },
+      liveness: { bus: () => bus.live() },
       identity: { secret: config.INTERNAL_SECRET },
       routes: () => undefined,
     });

@@ -21,7 +21,7 @@ import type { ExportConfig } from './config';
 export interface ExportComponentsOptions {
   prisma: PrismaClient;
   cipher: CredentialCipher;
-  bus: Pick<JobBus, 'publish'>;
+  bus: Pick<JobBus, 'publish' | 'requireConnection'>;
   logger: Logger;
   clock: Clock;
   settings: ExportSettings;
@@ -67,7 +67,7 @@ export function exportComponents(o: ExportComponentsOptions): ExportComponents {
   const progress = new RunProgressRepository(o.prisma, o.cipher, o.settings);
   return {
     destinations: { destinations, egress: o.egress, ambientCredentials: o.ambientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
-    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable },
+    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable, requireJobQueue: () => o.bus.requireConnection() },
     progress: { progress, clock: o.clock, workAvailable: o.workAvailable },
     dispatcher: { repository: new DispatchRepository(o.prisma, o.settings), bus: o.bus, clock: o.clock, logger: o.logger, queue: o.partitionQueue },
     scheduler: { schedules: new SchedulesRepository(o.prisma), clock: o.clock, logger: o.logger, settings: o.settings },

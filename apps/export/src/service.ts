@@ -73,6 +73,7 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       exports: components.exports,
       destinations: components.destinations,
       readiness: { database: () => db.ready(), bus: () => bus.ready() },
+      liveness: { bus: () => bus.live() },
     });
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
 

@@ -39,8 +39,21 @@ export const migrateOnStart = () => flag(false);
 /** `DATABASE_URL`: this service's Postgres database (a postgres:// URL); unset, embedded PGlite under DATA_DIR. */
 export const databaseUrl = () => url(['postgres:', 'postgresql:']).optional();
 
-/** `NATS_URL`: the NATS server (JetStream) of the export job queue; unset, the in-process bus (one process only). */
-export const natsUrl = () => url(['nats:', 'tls:', 'ws:', 'wss:']).optional();
+const NATS_PROTOCOLS = ['nats:', 'tls:', 'ws:', 'wss:'];
+
+/**
+ * `NATS_URL`: the NATS server (JetStream) of the export job queue, or a comma-separated list of seeds of one cluster
+ * (`nats://nats-0:4222,nats://nats-1:4222,nats://nats-2:4222`): the client connects to any and learns the rest.
+ * Unset, the in-process bus (one process only).
+ */
+export const natsUrl = () =>
+  z
+    .string()
+    .refine((v) => {
+      const seeds = v.split(',').map((s) => s.trim());
+      return seeds.every((seed) => url(NATS_PROTOCOLS).safeParse(seed).success);
+    }, `must be a ${NATS_PROTOCOLS.join(' or ')} URL, or a comma-separated list of them`)
+    .optional();
 
 /** `NATS_STREAM_REPLICAS`: copies of each JetStream stream (1 on one server; 3 on a 3-node cluster). */
 export const natsStreamReplicas = () => z.coerce.number().int().min(1).max(5).default(1);
