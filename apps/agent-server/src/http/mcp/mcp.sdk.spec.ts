@@ -20,7 +20,7 @@ import { mcpRoutes } from './mcp.routes';
 // PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
 jest.setTimeout(90_000);
 
-const SECRET = 'mcp-sdk-secret-0123456789';
+const SECRET = 'mcp-sdk-secret-0123456789abcdefghijklmnop';
 const GRAPHS = ['agent', 'approval', 'failing', 'nested', 'progress', 'slow'];
 
 const requestId = randomUUID();
