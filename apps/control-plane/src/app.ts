@@ -1,20 +1,13 @@
 import type { Express } from 'express';
-import type { DeploymentUrlOptions, DeploymentsContext } from '@platform/control-plane-deployments';
-import type { OAuthContext } from '@platform/control-plane-oauth';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
-import { controlPlaneOpenApi, controlPlaneRoutes } from './http/control-plane.api';
+import { controlPlaneOpenApi, controlPlaneRoutes, type ControlPlaneApiDeps } from './http/control-plane.api';
 
-export interface ControlPlaneDeps {
+export interface ControlPlaneDeps extends ControlPlaneApiDeps {
   logger: Logger;
   internalSecret: string;
-  deployments: DeploymentsContext;
-  oauth: OAuthContext;
-  urls: DeploymentUrlOptions;
   readiness?: Record<string, ReadinessCheck>;
-  /** Where uploaded sources are kept (`POST /v2/sources/{name}`). */
-  sourcesDir: string;
 }
 
 /** An uploaded project (`agent-platform deploy`): its archive, and its files once unpacked, at most this large. */

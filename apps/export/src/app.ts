@@ -1,16 +1,12 @@
 import type { Express } from 'express';
-import type { DestinationsDeps } from '@platform/export-destinations';
-import type { ExportsDeps } from '@platform/export-exports';
 import { MiB, createHttpApp, type BodyLimits, type LivenessCheck, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
-import { exportOpenApi, exportRoutes } from './http/export.api';
+import { exportOpenApi, exportRoutes, type ExportApiDeps } from './http/export.api';
 
-export interface ExportDeps {
+export interface ExportDeps extends ExportApiDeps {
   logger: Logger;
   internalSecret: string;
-  exports: ExportsDeps;
-  destinations: DestinationsDeps;
   readiness?: Record<string, ReadinessCheck>;
   liveness?: Record<string, LivenessCheck>;
 }

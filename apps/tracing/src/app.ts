@@ -1,10 +1,9 @@
 import type { Express } from 'express';
 import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import type { TracingProjectsRepository } from '@platform/tracing-data-access';
-import { ATTACHMENT_DOWNLOAD_PATH, type AttachmentLinks, type IngestRuns, type RunAttachmentsRepository, type RunQueryReader, type RunReader } from '@platform/tracing-runs';
+import { ATTACHMENT_DOWNLOAD_PATH } from '@platform/tracing-runs';
 import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
-import { tracingOpenApi, tracingRoutes } from './http/tracing.api';
+import { tracingOpenApi, tracingRoutes, type TracingApiDeps } from './http/tracing.api';
 
 /** Body limits in bytes, by kind of route (the README's error section lists them). */
 export interface TracingBodyLimits {
@@ -16,20 +15,9 @@ export interface TracingBodyLimits {
   other: number;
 }
 
-export interface TracingDeps {
+export interface TracingDeps extends TracingApiDeps {
   logger: Logger;
   internalSecret: string;
-  projects: TracingProjectsRepository;
-  ingest: IngestRuns;
-  runs: RunReader;
-  /** Run queries (`POST /api/v1/runs/query` and the `/api/v2` reads). */
-  queries: RunQueryReader;
-  /** Stored attachments, and the signed links to them. */
-  attachments: RunAttachmentsRepository;
-  links: AttachmentLinks;
-  version: string;
-  batchSizeLimitBytes: number;
-  batchSizeLimit: number;
   bodyLimits: TracingBodyLimits;
   /** Largest attachment part of a multipart body (413 beyond); the multipart body limit caps it. */
   maxAttachmentBytes: number;

@@ -1,12 +1,22 @@
+import type { DeploymentUrlOptions, DeploymentsContext } from '@platform/control-plane-deployments';
+import type { OAuthContext } from '@platform/control-plane-oauth';
 import { openApiDocument, type DeclaredRoute, type OpenApiDocument } from '@platform/openapi';
-import type { ControlPlaneDeps } from '../app';
 import { authRoutes } from './auth.routes';
 import { deploymentsRoutes } from './deployments.routes';
 import { revisionsRoutes } from './revisions.routes';
 import { sourcesRoutes } from './sources.routes';
 
+/** What the `/v2` routes need (the app's deps extend it). */
+export interface ControlPlaneApiDeps {
+  deployments: DeploymentsContext;
+  oauth: OAuthContext;
+  urls: DeploymentUrlOptions;
+  /** Where uploaded sources are kept (`POST /v2/sources/{name}`). */
+  sourcesDir: string;
+}
+
 /** Every route of the control plane's `/v2` API, declared once: they validate requests and make the document. */
-export function controlPlaneRoutes(deps: Pick<ControlPlaneDeps, 'deployments' | 'oauth' | 'urls' | 'sourcesDir'>): DeclaredRoute[] {
+export function controlPlaneRoutes(deps: ControlPlaneApiDeps): DeclaredRoute[] {
   return [
     ...deploymentsRoutes(deps.deployments, deps.urls),
     ...revisionsRoutes(deps.deployments, deps.urls),

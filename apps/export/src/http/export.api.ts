@@ -1,10 +1,17 @@
+import type { DestinationsDeps } from '@platform/export-destinations';
+import type { ExportsDeps } from '@platform/export-exports';
 import { openApiDocument, type DeclaredRoute, type OpenApiDocument } from '@platform/openapi';
-import type { ExportDeps } from '../app';
 import { bulkExportsRoutes } from './bulk-exports.routes';
 import { destinationsRoutes } from './destinations.routes';
 
+/** What the routes need (the app's deps extend it). */
+export interface ExportApiDeps {
+  exports: ExportsDeps;
+  destinations: DestinationsDeps;
+}
+
 /** Every route of the bulk export API, declared once; destinations first (`/bulk-exports/destinations` is no export id). */
-export function exportRoutes(deps: Pick<ExportDeps, 'exports' | 'destinations'>): DeclaredRoute[] {
+export function exportRoutes(deps: ExportApiDeps): DeclaredRoute[] {
   return [...destinationsRoutes(deps.destinations), ...bulkExportsRoutes(deps.exports)];
 }
 

@@ -7,11 +7,10 @@ import {
   listApiKeys,
   listWorkspaces,
   revokeApiKey,
-  type ApiKeyRecord,
   type Authenticator,
   type IdentityStore,
-  type Workspace,
 } from '@platform/gateway-identity';
+import { apiKeyJson, workspaceJson } from './admin-json';
 import { authenticate, callerOf } from './authenticate.middleware';
 import { apiKeyResponse, createdApiKeyResponse, workspaceResponse } from './responses.schema';
 
@@ -40,24 +39,6 @@ const createApiKeyBody = z
       ctx.addIssue({ code: 'custom', path: ['workspace_id'], message: `Field required: ${ORG_WIDE_HINT}` });
     }
   });
-
-export function workspaceJson(w: Workspace) {
-  return { id: w.id, organization_id: w.organizationId, display_name: w.name, created_at: w.createdAt.toISOString() };
-}
-
-export function apiKeyJson(k: ApiKeyRecord) {
-  return {
-    id: k.id,
-    organization_id: k.organizationId,
-    workspace_id: k.workspaceId,
-    short_key: `${k.keyPrefix}…`,
-    description: k.description,
-    role: k.role,
-    created_at: k.createdAt.toISOString(),
-    last_used_at: k.lastUsedAt?.toISOString() ?? null,
-    revoked_at: k.revokedAt?.toISOString() ?? null,
-  };
-}
 
 /** The gateway's own admin API: workspaces and API keys of the caller's organization. */
 export function adminRoutes(store: IdentityStore, authenticator: Authenticator): DeclaredRoute[] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BrowserSessionJson } from '@platform/gateway-identity';
 import type { SameShape } from '@platform/openapi';
-import type { apiKeyJson, workspaceJson } from './admin.routes';
+import type { apiKeyJson, workspaceJson } from './admin-json';
 
 // The response shapes of the gateway's own API, for the OpenAPI document (checked below at compile time).
 

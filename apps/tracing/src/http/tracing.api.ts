@@ -1,5 +1,6 @@
 import { openApiDocument, type DeclaredRoute, type OpenApiDocument } from '@platform/openapi';
-import type { TracingDeps } from '../app';
+import type { TracingProjectsRepository } from '@platform/tracing-data-access';
+import type { AttachmentLinks, IngestRuns, RunAttachmentsRepository, RunQueryReader, RunReader } from '@platform/tracing-runs';
 import { attachmentDownloadRoutes } from './attachments.routes';
 import { infoRoutes } from './info.routes';
 import { runsIngestRoutes } from './runs-ingest.routes';
@@ -7,10 +8,22 @@ import { runsQueryRoutes } from './runs-query.routes';
 import { runsV2Routes } from './runs-v2.routes';
 import { sessionsRoutes } from './sessions.routes';
 
-export type TracingApiDeps = Pick<TracingDeps, 'projects' | 'ingest' | 'runs' | 'queries' | 'attachments' | 'links' | 'version' | 'batchSizeLimitBytes' | 'batchSizeLimit'> & {
+/** What the routes need (the app's deps extend it). */
+export interface TracingApiDeps {
+  projects: TracingProjectsRepository;
+  ingest: IngestRuns;
+  runs: RunReader;
+  /** Run queries (`POST /api/v1/runs/query` and the `/api/v2` reads). */
+  queries: RunQueryReader;
+  /** Stored attachments, and the signed links to them. */
+  attachments: RunAttachmentsRepository;
+  links: AttachmentLinks;
+  version: string;
+  batchSizeLimitBytes: number;
+  batchSizeLimit: number;
   /** Largest attachment part (413 beyond). */
   maxAttachmentBytes: number;
-};
+}
 
 /** Every route of the tracing API (LangSmith's `/api/v1` and `/api/v2` run reads), declared once. */
 export function tracingRoutes(deps: TracingApiDeps): DeclaredRoute[] {
