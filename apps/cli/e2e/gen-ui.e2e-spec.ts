@@ -64,6 +64,17 @@ describe('a gen-UI project (tsconfig paths aliases, Tailwind v4 UI)', () => {
     it('loads and runs the graph, and serves the UI with its Tailwind CSS', async () => {
       await expectGenUiServed(apiUrl, new Client({ apiUrl }));
     });
+
+    it("reads the graph's state schema through the aliased type", async () => {
+      const client = new Client({ apiUrl });
+      const [assistant] = await client.assistants.search({ graphId: 'weather' });
+      const schemas = await client.assistants.getSchemas(assistant.assistant_id);
+      // Read from TypeScript: `WeatherProps` comes from `@/components/weather-card` (unresolved, it would be `any`).
+      const state = schemas.state_schema as { properties: Record<string, { $ref?: string }>; definitions?: Record<string, unknown> };
+      const ref = state.properties.weather?.$ref;
+      const weather = ref ? state.definitions?.[ref.replace('#/definitions/', '')] : state.properties.weather;
+      expect(weather).toMatchObject({ type: 'object', properties: { city: { type: 'string' }, summary: { type: 'string' } } });
+    });
   });
 
   describe('deployed through the platform', () => {
