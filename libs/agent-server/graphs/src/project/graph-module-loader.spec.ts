@@ -45,10 +45,13 @@ describe('loading graph modules on plain Node (no node_modules in the deployment
   let work: string;
   let bundle: string;
 
-  async function loadAndInvoke(configPath: string): Promise<GraphRun[]> {
+  // `asPlatform`: started as the platform starts (from its own folder, tsx pointed at the platform's tsconfig).
+  async function loadAndInvoke(configPath: string, { asPlatform = false } = {}): Promise<GraphRun[]> {
     // No provider keys: the example agent then uses its scripted model.
-    const { GREETING: _unset, OPENAI_API_KEY: _openai, ANTHROPIC_API_KEY: _anthropic, ...env } = process.env;
-    const { stdout } = await run(process.execPath, [bundle, configPath], { cwd: path.dirname(configPath), env }).catch(
+    const { GREETING: _unset, OPENAI_API_KEY: _openai, ANTHROPIC_API_KEY: _anthropic, TSX_TSCONFIG_PATH: _tsconfig, ...env } = process.env;
+    if (asPlatform) env.TSX_TSCONFIG_PATH = path.join(repoRoot, 'tsconfig.base.json');
+    const cwd = asPlatform ? repoRoot : path.dirname(configPath);
+    const { stdout } = await run(process.execPath, [bundle, configPath], { cwd, env }).catch(
       (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
     );
     return stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as GraphRun);
@@ -111,6 +114,25 @@ describe('loading graph modules on plain Node (no node_modules in the deployment
 
     expect(runs.map((r) => r.error ?? r.graphId)).toEqual(['ts', 'js', 'awaited']);
     expect(runs.map((r) => lastMessage(r)?.content)).toEqual(['esm: from .env', 'js: from .env', 'awaited: from .env']);
+  });
+
+  it("resolves the project's tsconfig paths aliases (through extends, CommonJS and ESM modules alike)", async () => {
+    const dir = path.join(work, 'aliases');
+    writeFiles(dir, {
+      'tsconfig.base.json': JSON.stringify({ compilerOptions: { paths: { '@/*': ['./src/*'], '#reply': ['./src/agent/reply.ts'] } } }),
+      // Comments and trailing commas, as tsconfig files allow.
+      'tsconfig.json': '{\n  // the project\'s own config\n  "extends": "./tsconfig.base.json",\n  "compilerOptions": { "strict": true, },\n}\n',
+      'langgraph.json': JSON.stringify({ graphs: { cjs: './src/agent/graph.ts:graph', exact: './src/agent/exact.ts:graph', awaited: './src/agent/awaited.mts:graph' }, env: { GREETING: 'aliased' } }),
+      'src/agent/graph.ts': respondNode('cjs', '@/agent/reply'),
+      'src/agent/exact.ts': respondNode('exact', '#reply'),
+      'src/agent/reply.ts': replyModule,
+      'src/agent/awaited.mts': `${respondNode('awaited', '@/agent/reply.js')}\nexport const ready = await Promise.resolve(true);\n`,
+    });
+
+    const runs = await loadAndInvoke(path.join(dir, 'langgraph.json'), { asPlatform: true });
+
+    expect(runs.map((r) => r.error ?? r.graphId)).toEqual(['cjs', 'exact', 'awaited']);
+    expect(runs.map((r) => r.message ?? lastMessage(r)?.content)).toEqual(['cjs: aliased', 'exact: aliased', 'awaited: aliased']);
   });
 
   it('runs a copy of examples/react-agent, as the control plane clones it', async () => {

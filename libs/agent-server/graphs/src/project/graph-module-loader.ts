@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '@platform/errors';
 import type { GraphSpec } from './graph-spec';
+import { nearestTsconfig, tsconfigPathsMatcher, type PathsMatcher } from './tsconfig-paths';
 
 // A deployment is a cloned repository that may have no node_modules of its own: the packages the platform
 // already ships (@langchain/langgraph, @langchain/core, zod, ...) then come from the platform's node_modules,
@@ -27,15 +28,58 @@ export async function resolve(specifier, context, next) {
   }
 }`;
 
+type ResolveFilename = (request: string, parent: { filename?: string | null } | undefined, isMain: boolean, options?: unknown) => string;
+
 interface NodeModuleInternals {
   _initPaths?: () => void;
+  _resolveFilename: ResolveFilename;
+}
+
+// The folders of the projects this process loaded (langgraph.json's folder): only their own files resolve through
+// their tsconfig's `paths`, so a project's aliases never reach the platform's modules or the packages it uses.
+const projectDirs = new Set<string>();
+// Folder → the matcher of its nearest tsconfig.json (null: no tsconfig, or one without `paths`).
+const matchers = new Map<string, PathsMatcher | null>();
+
+function pathsMatcherFor(file: string): PathsMatcher | null {
+  const dir = path.dirname(file);
+  let matcher = matchers.get(dir);
+  if (matcher === undefined) {
+    const tsconfig = nearestTsconfig(dir);
+    matcher = (tsconfig && tsconfigPathsMatcher(tsconfig)) || null;
+    matchers.set(dir, matcher);
+  }
+  return matcher;
+}
+
+const inProject = (file: string) =>
+  !file.split(path.sep).includes('node_modules') && [...projectDirs].some((dir) => file === dir || file.startsWith(dir + path.sep));
+
+// tsx reads one tsconfig per process (the platform's own, when it runs under tsx): a project's `paths` (`@/…`) are
+// resolved here, before Node's (and tsx's) resolution, for the project's own files, as the project's tsc does.
+function resolveProjectPaths(internals: NodeModuleInternals): void {
+  const resolve = internals._resolveFilename;
+  internals._resolveFilename = function resolveFilename(request, parent, isMain, options) {
+    const from = parent?.filename;
+    const bare = !request.startsWith('.') && !path.isAbsolute(request) && !request.startsWith('node:');
+    const candidates = bare && from && inProject(from) ? pathsMatcherFor(from)?.(request) : undefined;
+    for (const candidate of candidates ?? []) {
+      try {
+        return resolve.call(this, candidate, parent, isMain, options);
+      } catch (err) {
+        if (errorCode(err) !== 'MODULE_NOT_FOUND') throw err;
+      }
+    }
+    return resolve.call(this, request, parent, isMain, options);
+  };
 }
 
 let commonJsReady: Promise<void> | undefined;
 let esmReady = false;
 
 async function registerCommonJs(): Promise<void> {
-  const initPaths = (Module as unknown as NodeModuleInternals)._initPaths;
+  const internals = Module as unknown as NodeModuleInternals;
+  const initPaths = internals._initPaths;
   // Only Node's own loader has _initPaths. A test runner's stand-in for `node:module` (Jest's) compiles
   // TypeScript and resolves packages itself, and must not get tsx's hooks.
   if (typeof initPaths !== 'function') return;
@@ -51,6 +95,7 @@ async function registerCommonJs(): Promise<void> {
   // only loading a project needs it.)
   const { register } = await import('tsx/cjs/api');
   register();
+  resolveProjectPaths(internals);
 }
 
 function prepareEsm(): void {
@@ -65,10 +110,12 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * Imports a graph module (TypeScript or JavaScript, CommonJS or ESM syntax) by absolute path. Modules that
- * cannot be required (top-level await) are imported as ESM instead.
+ * Imports a graph module (TypeScript or JavaScript, CommonJS or ESM syntax) by absolute path; the files of
+ * `projectDir` resolve their nearest tsconfig's `paths`. Modules that cannot be required (top-level await) are
+ * imported as ESM instead.
  */
-export async function importGraphModule(file: string): Promise<Record<string, unknown>> {
+export async function importGraphModule(file: string, projectDir = path.dirname(file)): Promise<Record<string, unknown>> {
+  projectDirs.add(path.resolve(projectDir));
   commonJsReady ??= registerCommonJs();
   await commonJsReady;
   try {
@@ -79,7 +126,9 @@ export async function importGraphModule(file: string): Promise<Record<string, un
   }
   prepareEsm();
   const { tsImport } = await import('tsx/esm/api');
-  return (await tsImport(pathToFileURL(file).href, __filename)) as Record<string, unknown>;
+  // tsx's ESM loader takes the project's tsconfig (its `paths` included) for this import.
+  const tsconfig = nearestTsconfig(path.dirname(file));
+  return (await tsImport(pathToFileURL(file).href, { parentURL: __filename, ...(tsconfig ? { tsconfig } : {}) })) as Record<string, unknown>;
 }
 
 /**
@@ -91,7 +140,7 @@ export async function importExport(spec: Pick<GraphSpec, 'file' | 'exportName'>,
   if (!existsSync(file)) throw new InputError(`${subject}: file ${spec.file} not found`);
   let mod: Record<string, unknown>;
   try {
-    mod = await importGraphModule(file);
+    mod = await importGraphModule(file, dir);
   } catch (err) {
     throw new InputError(`${subject}: cannot load ${spec.file}: ${(err as Error).message}`, { cause: err });
   }
