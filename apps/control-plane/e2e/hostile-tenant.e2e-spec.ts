@@ -76,7 +76,8 @@ describe('a hostile tenant (workspace B) against the platform and workspace A', 
     receiver = await startReceiver();
     // The export service under the operator's default egress policy (public addresses only): nothing in this suite
     // needs a local S3.
-    platform = await startTestPlatform({ controlPlaneEnv: testEnv.env, exportEnv: { EGRESS_ALLOWED_CIDRS: '' } });
+    // Remote repositories allowed as by default (https://), under the control plane's default egress policy.
+    platform = await startTestPlatform({ controlPlaneEnv: { ...testEnv.env, GIT_ALLOWED_URLS: 'file://,https://' }, exportEnv: { EGRESS_ALLOWED_CIDRS: '' } });
     workspaceA = platform.workspaceId;
     organizationA = platform.gateway.bootstrap!.organization.id;
     const created = await fetch(`${platform.gatewayUrl}/api/v1/workspaces`, {
@@ -212,6 +213,25 @@ describe('a hostile tenant (workspace B) against the platform and workspace A', 
     }
     expect(answers).toEqual(urls.map((u) => [u, 422, ['body', 'source_config', 'repo_url']]));
     expect((await asB('GET', '/v2/deployments')).body.resources.map((d: Json) => d.name)).toEqual(['hostile']);
+  });
+
+  it('cannot deploy from an https repository at an internal address: 422 naming the rule, nothing reached', async () => {
+    const urls = ['https://10.0.0.1/org/repo.git', 'https://169.254.169.254/repo.git', receiver.url.replace('http:', 'https:') + '/repo.git', receiver.url.replace('http://127.0.0.1', 'https://localhost') + '/repo.git'];
+    const answers = [];
+    for (const repoUrl of urls) {
+      const res = await asB('POST', '/v2/deployments', {
+        name: `ssrf-${randomUUID().slice(0, 8)}`,
+        source: 'github',
+        source_config: { repo_url: repoUrl },
+        source_revision_config: { repo_ref: 'main' },
+        secrets: [],
+      });
+      answers.push([repoUrl, res.status, res.body.detail]);
+    }
+    expect(answers).toEqual(
+      urls.map((u) => [u, 422, [{ loc: ['body', 'source_config', 'repo_url'], type: 'value_error', msg: expect.stringMatching(/^repo_url is refused: .* leads to a (loopback|private|link-local) address .*\(EGRESS_ALLOWED_CIDRS, EGRESS_ALLOWED_HOSTS\)$/) }]]),
+    );
+    expect(receiver.hits).toEqual([]);
   });
 
   it('cannot point an export destination at internal addresses: refused by rule, nothing reached', async () => {
