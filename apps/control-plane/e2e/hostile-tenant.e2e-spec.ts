@@ -77,7 +77,7 @@ describe('a hostile tenant (workspace B) against the platform and workspace A', 
     // The export service under the operator's default egress policy (public addresses only): nothing in this suite
     // needs a local S3.
     // Remote repositories allowed as by default (https://), under the control plane's default egress policy.
-    platform = await startTestPlatform({ controlPlaneEnv: { ...testEnv.env, GIT_ALLOWED_URLS: 'file://,https://' }, exportEnv: { EGRESS_ALLOWED_CIDRS: '' } });
+    platform = await startTestPlatform({ controlPlaneEnv: { ...testEnv.env, GIT_ALLOWED_URLS: 'file://,https://', DEPLOYMENT_EGRESS_ALLOWED_HOSTS: 'hooks.internal' }, exportEnv: { EGRESS_ALLOWED_CIDRS: '' } });
     workspaceA = platform.workspaceId;
     organizationA = platform.gateway.bootstrap!.organization.id;
     const created = await fetch(`${platform.gatewayUrl}/api/v1/workspaces`, {
@@ -126,6 +126,10 @@ describe('a hostile tenant (workspace B) against the platform and workspace A', 
     const platformUrls = [process.env.DATABASE_URL, ...Object.values(platform.databases).map((d) => d.url)].filter((u): u is string => !!u);
     expect(Object.entries(report.env).filter(([, value]) => platformUrls.some((u) => value.includes(u)))).toEqual([]);
     if (process.env.DATABASE_URL) expect(new URL(report.env.DATABASE_URL).username).not.toBe(new URL(process.env.DATABASE_URL).username);
+    // Its egress allowlist is the operator's for deployments (DEPLOYMENT_EGRESS_ALLOWED_*), and B cannot set its own.
+    expect([report.env.EGRESS_ALLOWED_CIDRS, report.env.EGRESS_ALLOWED_HOSTS]).toEqual(['', 'hooks.internal']);
+    const widened = await asB('PATCH', `/v2/deployments/${deploymentB.id}`, { secrets: [{ name: 'EGRESS_ALLOWED_CIDRS', value: '0.0.0.0/0' }] });
+    expect([widened.status, widened.body.detail?.[0]?.msg]).toEqual([422, 'EGRESS_ALLOWED_CIDRS is set by the platform and cannot be a secret']);
   });
 
   (process.getuid?.() === 0 ? it : it.skip)("runs as a user of its own and reads none of the platform's files nor A's upload", async () => {
