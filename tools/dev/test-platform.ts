@@ -1,6 +1,7 @@
 // The whole platform for end-to-end tests: every service in-process, each on a database of its own (a scratch
 // Postgres database when DATABASE_URL is set, else in-memory PGlite), the bus on NATS when NATS_URL is set.
 import { randomUUID } from 'node:crypto';
+import { closeToPublic, databaseOf, exactly } from '@platform/control-plane-drivers';
 import { deploymentKey } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { TEST_EGRESS_ENV } from '@platform/export-s3/testing';
@@ -68,6 +69,11 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const dropAll = () => Promise.all(Object.values(databases).map((d) => d.drop()));
   let platform: RunningPlatform;
   try {
+    // As the launcher leaves the services' databases: CONNECT revoked from PUBLIC, so a deployment's role (on the
+    // same server) reaches none of them.
+    const adminUrl = process.env.DATABASE_URL?.trim();
+    const urls = Object.values(databases).flatMap((d) => (d.url ? [d.url] : []));
+    if (adminUrl && urls.length) await closeToPublic(adminUrl, urls.map((url) => exactly(databaseOf(url))));
     platform = await startPlatform({
       dataDir: 'memory://',
       databaseUrls: Object.fromEntries(DATABASE_SERVICES.map((s) => [s, databases[s].url])),

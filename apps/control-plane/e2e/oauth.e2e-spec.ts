@@ -18,8 +18,9 @@ describe('OAuth through the gateway (fake provider on loopback)', () => {
 
   beforeAll(async () => {
     provider = await startFakeOAuthProvider({ clientId: 'platform-client', clientSecret: 'platform-secret', expiresIn: 3600 });
+    // The git server is on 127.0.0.1: allowed as an operator allows an internal git server.
     platform = await startTestPlatform({
-      controlPlaneEnv: { ...testEnv.env, OAUTH_CALLBACK_PAGE_URL: FRONTEND, GIT_ALLOWED_URLS: 'file://,http://127.0.0.1:' },
+      controlPlaneEnv: { ...testEnv.env, OAUTH_CALLBACK_PAGE_URL: FRONTEND, GIT_ALLOWED_URLS: 'file://,http://127.0.0.1:', EGRESS_ALLOWED_CIDRS: '127.0.0.1/32' },
     });
     call = api(platform);
   });

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { egressEnv } from '@platform/egress';
 import { commonServiceEnv, migrateOnStart, databaseUrl, duration, loadConfig, logLevel, url, type Env } from '@platform/config';
 
 const httpUrl = () => url(['http:', 'https:']);
@@ -107,6 +108,12 @@ const schema = z.object({
   OAUTH_CALLBACK_PAGE_URL: httpUrl().optional(),
   /** How long an OAuth flow (its authorize URL and state) stays valid. */
   OAUTH_FLOW_TTL: duration(10 * 60_000),
+  /** Where the control plane itself may connect beyond public addresses: the hosts of http(s) `repo_url`s (checked at the API and pinned at clone time). */
+  ...egressEnv(),
+  /** Non-public address blocks deployed Agent Servers' run webhooks may reach (their EGRESS_ALLOWED_CIDRS; a tenant cannot set it): comma-separated CIDRs. Default none. */
+  DEPLOYMENT_EGRESS_ALLOWED_CIDRS: egressEnv().EGRESS_ALLOWED_CIDRS,
+  /** Host names deployed Agent Servers' run webhooks may reach whatever they resolve to (their EGRESS_ALLOWED_HOSTS). Default none. */
+  DEPLOYMENT_EGRESS_ALLOWED_HOSTS: egressEnv().EGRESS_ALLOWED_HOSTS,
 }).superRefine((config, ctx) => {
   if (config.K8S_AUTOSCALER === 'keda' && !config.K8S_KEDA_PROMETHEUS_URL) {
     ctx.addIssue({ code: 'custom', path: ['K8S_KEDA_PROMETHEUS_URL'], message: 'is required when K8S_AUTOSCALER is keda' });

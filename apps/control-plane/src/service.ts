@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { closeDataDir, serviceDataDir } from '@platform/config';
+import { egressPolicyFromConfig } from '@platform/egress';
 import { deploymentsService } from '@platform/contracts';
 import { Builder } from '@platform/control-plane-builder';
 import {
@@ -95,6 +96,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       allowedRepoUrls: config.GIT_ALLOWED_URLS,
       uploadsRoot: sourcesDir,
       protectedPaths: [config.PLATFORM_ROOT, work, ...(config.DATA_DIR && !config.DATA_DIR.startsWith('memory:') ? [config.DATA_DIR] : [])],
+      egress: egressPolicyFromConfig(config),
     };
     const gatewayUrl = config.GATEWAY_URL ?? config.PUBLIC_URL;
     const publicUrl = config.PUBLIC_URL ?? gatewayUrl;
@@ -135,6 +137,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
           previousSecrets: config.INTERNAL_SECRETS_PREVIOUS,
           logLevel: config.AGENT_LOG_LEVEL ?? config.LOG_LEVEL,
           tracingEndpoint: gatewayUrl ? `${gatewayUrl.replace(/\/+$/, '')}/api/v1` : undefined,
+          egress: { cidrs: config.DEPLOYMENT_EGRESS_ALLOWED_CIDRS, hosts: config.DEPLOYMENT_EGRESS_ALLOWED_HOSTS },
         },
       },
     });

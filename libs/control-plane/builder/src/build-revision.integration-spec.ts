@@ -99,7 +99,7 @@ describe('Builder with real installs', () => {
   it('fails a LangGraph.js 0.2 project, naming each package outside the supported ranges', async () => {
     const failure = build(project('langgraph-0.2'));
     await expect(failure).rejects.toThrow(
-      'Unsupported LangGraph.js versions: @langchain/core 0.3.80 (supported: ^1.1.48), @langchain/langgraph 0.2.74 (supported: ^1.4.0), ' +
+      'Unsupported LangGraph.js versions: @langchain/core 0.3.80 (supported: ^1.1.48), @langchain/langgraph 0.2.74 (supported: ^1.3.6), ' +
         '@langchain/langgraph-checkpoint 0.0.18 (supported: ^1.1.0). Install a supported version (package.json and its lockfile).',
     );
     const { log } = (await failure.catch((err: unknown) => err)) as { log: string };

@@ -91,7 +91,7 @@ describe('Builder', () => {
       'vendor/langgraph/package.json': JSON.stringify({ name: '@langchain/langgraph', version: '0.2.74' }),
     });
     await expect(build()).rejects.toThrow(
-      new BuildError('Unsupported LangGraph.js version: @langchain/langgraph 0.2.74 (supported: ^1.4.0). Install a supported version (package.json and its lockfile).'),
+      new BuildError('Unsupported LangGraph.js version: @langchain/langgraph 0.2.74 (supported: ^1.3.6). Install a supported version (package.json and its lockfile).'),
     );
   });
 

@@ -81,6 +81,7 @@ export class Builder {
       signal: request.signal,
       timeoutMs: remaining(),
       log: request.log,
+      egress: this.options.sources?.egress,
     });
     const config = await readLanggraphConfig(request.dir, request.configPath);
 

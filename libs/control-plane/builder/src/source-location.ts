@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EgressPolicy } from '@platform/egress';
 
 /** Where deployments may come from. */
 export interface SourceRules {
@@ -10,6 +11,11 @@ export interface SourceRules {
   uploadsRoot?: string;
   /** Folders no deployment may come from, whatever the prefixes say (the platform's checkout, its data). */
   protectedPaths?: string[];
+  /**
+   * Where a remote (http/https) repository's host may lead (the control plane's EGRESS_ALLOWED_*): checked at the
+   * API, and again at clone time, where the checked address is the one git connects to.
+   */
+  egress?: EgressPolicy;
 }
 
 /** What a `repo_url` canonically is: a local folder (real path, symlinks resolved) or a remote URL. */

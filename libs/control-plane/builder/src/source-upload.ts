@@ -107,7 +107,10 @@ export async function storeSourceUpload(upload: SourceUpload): Promise<StoredSou
 
 async function store(dir: string, tar: Readable, failure: UploadFailure): Promise<StoredSource> {
   if (failure.error) throw failure.error;
-  fs.mkdirSync(dir, { recursive: true });
+  // The uploads root, each workspace's folder and each repository are the platform's alone: only the builder
+  // (this user) reads them, and a deployment's own user may not even list which workspaces uploaded.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const folder of [path.dirname(path.dirname(dir)), path.dirname(dir), dir]) fs.chmodSync(folder, 0o700);
   if (!fs.existsSync(path.join(dir, '.git'))) await git(dir, 'init', '-q', '-b', 'main');
   // The upload is the whole project: what the previous one had and this one lacks is gone.
   for (const entry of fs.readdirSync(dir)) if (entry !== '.git') fs.rmSync(path.join(dir, entry), { recursive: true, force: true });

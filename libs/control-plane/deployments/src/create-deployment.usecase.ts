@@ -1,5 +1,5 @@
 import type { Deployment, NewDeployment, Revision } from '@platform/control-plane-data-access';
-import { Issues, RESERVED_SECRET_NAMES, repoUrlAllowed } from './deployment-rules';
+import { Issues, RESERVED_SECRET_NAMES, remoteHostRefused, repoUrlAllowed } from './deployment-rules';
 import type { DeploymentsContext, SecretInput } from './deployments-context';
 
 /** A deployment to create: what is stored, with its secrets still in clear (they are sealed on the way in). */
@@ -18,6 +18,10 @@ export async function checkSource(
     const repoUrl = sourceConfig.repo_url;
     if (typeof repoUrl !== 'string' || !repoUrl) issues.missing(['source_config', 'repo_url']);
     else if (!repoUrlAllowed(repoUrl, ctx.rules, tenantId)) issues.add(['source_config', 'repo_url'], 'repo_url is not a repository location this control plane allows');
+    else {
+      const refused = await remoteHostRefused(repoUrl, ctx.rules);
+      if (refused) issues.add(['source_config', 'repo_url'], refused);
+    }
     if (typeof sourceRevisionConfig.repo_ref !== 'string' || !sourceRevisionConfig.repo_ref) issues.missing(['source_revision_config', 'repo_ref']);
     if (sourceRevisionConfig.image_uri != null) issues.add(['source_revision_config', 'image_uri'], 'image_uri applies to external_docker deployments only');
   } else if (source === 'external_docker') {

@@ -1,4 +1,5 @@
 import { resolveRepoLocation, type SourceRules } from '@platform/control-plane-builder';
+import { EgressRefusedError } from '@platform/egress';
 import { ValidationError, type ValidationIssue } from '@platform/errors';
 
 /**
@@ -28,6 +29,25 @@ export const RESERVED_SECRET_NAMES = new Set([
 /** Whether `url`, decoded and canonicalized (see resolveRepoLocation), is a source `tenantId` may deploy. */
 export function repoUrlAllowed(url: string, rules: DeploymentRules, tenantId?: string): boolean {
   return resolveRepoLocation(url, rules, tenantId) !== undefined;
+}
+
+/**
+ * Why an http(s) `url`'s host is refused by the operator's egress policy (`rules.egress`: a loopback, private,
+ * link-local... address not allowed by EGRESS_ALLOWED_*), or undefined. A host that does not resolve now passes:
+ * the clone checks again, and fails saying the repository could not be reached.
+ */
+export async function remoteHostRefused(url: string, rules: DeploymentRules): Promise<string | undefined> {
+  const location = resolveRepoLocation(url, rules);
+  if (!rules.egress || location?.kind !== 'remote') return undefined;
+  const parsed = new URL(location.url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  try {
+    await rules.egress.resolve(parsed.hostname);
+    return undefined;
+  } catch (err) {
+    if (err instanceof EgressRefusedError) return `repo_url is refused: ${err.message}`;
+    return undefined;
+  }
 }
 
 /** Collects field problems and throws them together as one 422. */

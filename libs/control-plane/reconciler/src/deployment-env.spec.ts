@@ -51,4 +51,17 @@ describe('agentServerEnv', () => {
   it('traces with its own workspace-bound key through the gateway', () => {
     expect(env).toMatchObject({ LANGSMITH_TRACING: 'true', LANGSMITH_API_KEY: 'lsv2_sk_workspace_a', LANGSMITH_WORKSPACE_ID: 'workspace-a', OPENAI_API_KEY: 'sk-tenant' });
   });
+
+  it("gives the operator's deployment egress allowlist after the secrets, which cannot widen it", () => {
+    expect(env).toMatchObject({ EGRESS_ALLOWED_CIDRS: '', EGRESS_ALLOWED_HOSTS: '' });
+    const allowed = agentServerEnv({
+      deploymentId: D,
+      tenantId: 'workspace-a',
+      deploymentName: 'agent',
+      database: { kind: 'postgres', url: 'postgres://tenant@db/deployment_a' },
+      secrets: { EGRESS_ALLOWED_CIDRS: '0.0.0.0/0', EGRESS_ALLOWED_HOSTS: 'metadata.internal' },
+      options: { internalSecret: SECRET, logLevel: 'info', egress: { cidrs: ['10.1.2.0/24', '127.0.0.1/32'], hosts: ['hooks.internal'] } },
+    });
+    expect(allowed).toMatchObject({ EGRESS_ALLOWED_CIDRS: '10.1.2.0/24,127.0.0.1/32', EGRESS_ALLOWED_HOSTS: 'hooks.internal' });
+  });
 });

@@ -9,6 +9,11 @@ export interface AgentEnvOptions {
   logLevel: string;
   /** LangSmith-compatible tracing API the servers send traces to (`{gateway}/api/v1`); unset = no tracing. */
   tracingEndpoint?: string;
+  /**
+   * The operator's egress allowlist for deployments (DEPLOYMENT_EGRESS_ALLOWED_*): where their run webhooks may go
+   * beyond public addresses. Given as EGRESS_ALLOWED_CIDRS/HOSTS, after the secrets (a tenant cannot set them).
+   */
+  egress?: { cidrs: readonly string[]; hosts: readonly string[] };
 }
 
 /**
@@ -47,5 +52,7 @@ export function agentServerEnv(input: {
     ...tracing,
     // Secrets come last: a deployment may point LANGSMITH_* elsewhere; reserved names were refused at the API.
     ...input.secrets,
+    EGRESS_ALLOWED_CIDRS: (options.egress?.cidrs ?? []).join(','),
+    EGRESS_ALLOWED_HOSTS: (options.egress?.hosts ?? []).join(','),
   };
 }
