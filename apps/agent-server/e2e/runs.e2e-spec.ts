@@ -244,8 +244,15 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       expect(contents((await client.threads.getState(thread.thread_id)).values)).toEqual([
         'kept', 'step 1', 'step 2', 'step 3', 'winner', 'step 1', 'step 2', 'step 3',
       ]);
+      // Nothing of it to replay: as on the reference, joining the stream of a run the thread does not have opens the
+      // stream and says so in its one event (since 01de8bc; this asserted a 404 before).
       const replay = await call(`/threads/${thread.thread_id}/runs/${doomed.run_id}/stream`, { headers: { 'Last-Event-ID': '-1' } });
-      expect(replay.status).toBe(404);
+      expect(replay.status).toBe(200);
+      const replayed = await replay.text();
+      expect(replayed).toContain('event: error');
+      expect(replayed).toContain('data: "Run not found"');
+      expect(replayed).not.toContain('doomed');
+      expect(replayed.match(/^event:/gm)).toHaveLength(1);
     });
   });
 
