@@ -1,5 +1,5 @@
 // What `npm start` hands the services from its environment: each service's database, the control plane's settings.
-import { ensurePostgresDatabase } from './postgres-databases';
+import { closeServerDatabases, ensurePostgresDatabase } from './postgres-databases';
 import { DATABASE_SERVICES, type DatabaseService } from './platform';
 
 export const envName = (service: string) => `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`;
@@ -12,6 +12,11 @@ export const databasePrefix = (env: Env) => env.DATABASE_PREFIX ?? 'platform_';
 /** The database a service gets on the one DATABASE_URL server: `<DATABASE_PREFIX><service>`. */
 export const serviceDatabaseName = (env: Env, service: DatabaseService) => `${databasePrefix(env)}${service.replaceAll('-', '_')}`;
 
+/**
+ * Each service's database URL: its own DATABASE_URL_<SERVICE>, else, on the one DATABASE_URL server, a database
+ * `<DATABASE_PREFIX><service>` owned by a role of the same name that the service connects as (see
+ * postgres-databases.ts). DEPLOYMENTS_DATABASE_URL stays DATABASE_URL: the control plane makes deployments' roles.
+ */
 export async function databaseUrls(env: Env): Promise<Partial<Record<DatabaseService, string>>> {
   const urls: Partial<Record<DatabaseService, string>> = {};
   for (const service of DATABASE_SERVICES) {
@@ -19,6 +24,8 @@ export async function databaseUrls(env: Env): Promise<Partial<Record<DatabaseSer
     if (own) urls[service] = own;
     else if (env.DATABASE_URL) urls[service] = await ensurePostgresDatabase(env.DATABASE_URL, serviceDatabaseName(env, service));
   }
+  // The services' roles (and the deployments') must not reach the server's own database or template1 either.
+  if (env.DATABASE_URL) await closeServerDatabases(env.DATABASE_URL);
   return urls;
 }
 

@@ -38,7 +38,10 @@ export interface PlatformOptions {
   databaseUrls?: Partial<Record<DatabaseService, string>>;
   /** Root of the embedded databases (`<dataDir>/<service>`); `memory://` keeps them in memory. */
   dataDir: string;
+  /** NATS server, or a comma-separated list of a cluster's seeds; absent = the in-process bus. */
   natsUrl?: string;
+  /** Copies of each JetStream stream (NATS_STREAM_REPLICAS; 3 on a 3-node cluster). Default 1. */
+  natsStreamReplicas?: number;
   internalSecret: string;
   /** Key for export destination credentials at rest (32 bytes, hex/base64); default: derived from the internal secret. */
   exportEncryptionKey?: string;
@@ -70,11 +73,15 @@ export interface PlatformOptions {
   controlPlaneEnv?: Record<string, string | undefined>;
   /** Extra gateway variables (e.g. DEPLOYMENT_CACHE_TTL, DEPLOYMENT_DOMAIN). */
   gatewayEnv?: Record<string, string | undefined>;
+  /** Extra tracing variables. */
+  tracingEnv?: Record<string, string>;
   /**
    * Instances of the services that run as several replicas in a cluster (default 1 each): extra agent servers
    * share the first one's database (Postgres only), extra export workers its job bus.
    */
   replicas?: Partial<Record<ReplicatedService, number>>;
+  /** Told each time a service has started (the launcher prints it: a first start migrates five databases). */
+  onStarted?: (service: RunningService) => void;
 }
 
 export const REPLICATED_SERVICES = ['agent-server', 'export-worker'] as const;
@@ -135,9 +142,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 
   const started: RunningService[] = [];
   let bus: JobBus | undefined;
+  // Every service is stopped even when one of them fails to (the control plane's stop ends its deployments'
+  // Agent Servers); the first failure is reported after all were tried.
   const stopAll = async () => {
-    for (const service of started.reverse()) await service.stop();
-    await bus?.close();
+    const failures: unknown[] = [];
+    for (const service of started.reverse()) await service.stop().catch((err: unknown) => failures.push(err));
+    await bus?.close().catch((err: unknown) => failures.push(err));
+    if (failures.length) throw failures[0];
   };
   // A failed start of one service leaves the ones that did start to be stopped by stopAll.
 
@@ -145,15 +156,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // The control plane must know the gateway's address (deployment URLs, tracing credentials) before it starts.
     const gatewayPort = options.ports?.gateway || (await freePort(host));
     const gatewayUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${gatewayPort}`;
-    bus = await createJobBus({ natsUrl: options.natsUrl, logger: loggerFor('export') });
+    bus = await createJobBus({ natsUrl: options.natsUrl, streamReplicas: options.natsStreamReplicas, logger: loggerFor('export') });
     const launch = async <S extends RunningService>(start: Promise<S>) => {
       const service = await start;
       started.push(service);
+      options.onStarted?.(service);
       return service;
     };
     // Services that depend on no other start together; the worker and the gateway need their peers' ports.
     // The export service checks export filters with tracing, so it starts once tracing's gRPC port is known.
-    const tracingStarted = launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing') }), loggerFor('tracing')));
+    const tracingStarted = launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing'), ...options.tracingEnv }), loggerFor('tracing')));
     const [controlPlane, tracing, exportService, agentServer] = await Promise.all([
       launch(
         startControlPlane(
@@ -177,6 +189,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
               ...db('export'),
               ...grpc('export'),
               NATS_URL: options.natsUrl,
+              NATS_STREAM_REPLICAS: options.natsStreamReplicas === undefined ? undefined : String(options.natsStreamReplicas),
               TRACING_GRPC: address(tracingService.grpcPort),
               EXPORT_ENCRYPTION_KEY: options.exportEncryptionKey ?? derivedKey(options.internalSecret, 'export-credentials'),
               ...options.exportEnv,
@@ -193,6 +206,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         ...common('export-worker'),
         ...(port === 0 ? { PORT: '0' } : {}),
         NATS_URL: options.natsUrl,
+        NATS_STREAM_REPLICAS: options.natsStreamReplicas === undefined ? undefined : String(options.natsStreamReplicas),
         TRACING_GRPC: address(tracing.grpcPort),
         EXPORT_GRPC: address(exportService.grpcPort),
         ...options.exportWorkerEnv,

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { deploymentKey } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
+import { TEST_EGRESS_ENV } from '@platform/export-s3/testing';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
 import { upsertStaticDeployment } from './static-deployment';
 import { DATABASE_SERVICES, startPlatform, type DatabaseService, type PlatformOptions, type RunningPlatform } from './platform';
@@ -44,6 +45,8 @@ export interface TestPlatformOptions {
   controlPlaneEnv?: Record<string, string | undefined>;
   /** Extra gateway variables (deployment cache TTL, wildcard domain). */
   gatewayEnv?: Record<string, string | undefined>;
+  /** Extra tracing variables. */
+  tracingEnv?: Record<string, string>;
   /** Extra export-service and export-worker variables (shorter retry delays, smaller files, ...). */
   exportEnv?: Record<string, string>;
   exportWorkerEnv?: Record<string, string>;
@@ -53,6 +56,9 @@ export interface TestPlatformOptions {
   startExportWorker?: PlatformOptions['startExportWorker'];
   /** Instances of the replicated services (agent-server, export-worker). */
   replicas?: PlatformOptions['replicas'];
+  /** The NATS the bus uses (default NATS_URL; a fault test passes a scratch cluster's seeds) and its stream replicas. */
+  natsUrl?: string;
+  natsStreamReplicas?: number;
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -65,16 +71,20 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     platform = await startPlatform({
       dataDir: 'memory://',
       databaseUrls: Object.fromEntries(DATABASE_SERVICES.map((s) => [s, databases[s].url])),
-      natsUrl: process.env.NATS_URL || undefined,
+      natsUrl: options.natsUrl ?? (process.env.NATS_URL || undefined),
+      natsStreamReplicas: options.natsStreamReplicas,
       internalSecret: TEST_INTERNAL_SECRET,
       migrate: true,
       logger: () => silentLogger,
       langgraphConfigPath: options.langgraphConfigPath,
-      agentServerEnv: options.agentServerEnv,
+      // Run webhooks in the tests go to receivers on 127.0.0.1: allowed as an operator would allow an internal one.
+      agentServerEnv: { EGRESS_ALLOWED_CIDRS: '127.0.0.1/32', ...options.agentServerEnv },
       controlPlaneEnv: options.controlPlaneEnv,
       gatewayEnv: options.gatewayEnv,
-      exportEnv: options.exportEnv,
-      exportWorkerEnv: options.exportWorkerEnv,
+      tracingEnv: options.tracingEnv,
+      // s3rver and the tests' fault proxies listen on 127.0.0.1: allowed here as an operator allows a local MinIO.
+      exportEnv: { ...TEST_EGRESS_ENV, ...options.exportEnv },
+      exportWorkerEnv: { ...TEST_EGRESS_ENV, ...options.exportWorkerEnv },
       exportPartitionQueue: options.exportPartitionQueue,
       startExportWorker: options.startExportWorker,
       replicas: options.replicas,

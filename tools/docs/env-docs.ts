@@ -14,7 +14,12 @@ import { tracingConfigSchema } from '../../apps/tracing/src/config';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** Where the comments of the shared variables and helpers (commonServiceEnv, databaseUrl, ...) are. */
-const SHARED_CONFIG = ['libs/shared/config/src/common-config.ts', 'libs/shared/config/src/env-types.ts'];
+const SHARED_CONFIG = [
+  'libs/shared/config/src/common-config.ts',
+  'libs/shared/config/src/env-types.ts',
+  'libs/shared/rate-limit/src/limits-env.ts',
+  'libs/shared/egress/src/egress-config.ts',
+];
 
 export const APPS: { name: string; schema: z.ZodObject }[] = [
   { name: 'gateway', schema: gatewayConfigSchema },

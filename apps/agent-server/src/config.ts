@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { egressEnv } from '@platform/egress';
 import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, url, type Env } from '@platform/config';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -98,6 +99,12 @@ const schema = z
     LANGGRAPH_DEV_RELOAD: flag(true),
     /** With LANGGRAPH_DEV: the key every request must send as `X-Api-Key` (`dev --allow-remote`). */
     LANGGRAPH_DEV_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * Signs every run webhook (`X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`) so the
+     * receiver can verify it; set it as a deployment secret. Unset: webhooks go unsigned.
+     */
+    WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    ...egressEnv(),
   })
   .superRefine((config, ctx) => {
     if (!config.DEPLOYMENT_KEY && !config.LANGGRAPH_DEV) {

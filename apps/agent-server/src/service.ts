@@ -14,17 +14,19 @@ import {
   createTypeScriptSchemaSource,
   loadLangGraphProject,
   loadStoreEmbeddings,
+  missingEnvFileNote,
   platformNodeModules,
   prepareTypeSchemas,
   type GraphRegistry,
   type LangGraphProject,
 } from '@platform/agent-server-graphs';
 import { createRunService } from '@platform/agent-server-runs';
+import { egressPolicyFromConfig } from '@platform/egress';
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { parseStoreSettings } from '@platform/agent-server-store';
 import { createThreadRepository, createThreadStateService } from '@platform/agent-server-threads';
 import { serviceDataDir } from '@platform/config';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';
 import { createAgentServerApp, isOpenPath, isPublicPath } from './app';
@@ -64,6 +66,10 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     const loopback = installSdkGlobals(logger, { secret: deploymentKey, deploymentId: config.DEPLOYMENT_ID });
     const project = await loadLangGraphProject(config.LANGGRAPH_CONFIG_PATH, { langgraphConfig: config.LANGGRAPH_CONFIG });
     for (const warning of project.warnings) logger.warn({ config: project.configPath }, warning);
+    if (project.missingEnvFile) {
+      const note = missingEnvFileNote(project.missingEnvFile, config.LANGGRAPH_DEV);
+      logger[note.level]({ config: project.configPath }, note.message);
+    }
     // Before anything listens: a module that does not load stops the start (never a server without its auth).
     const auth = project.auth ? await loadDeploymentAuth(project.auth.path, project.dir) : undefined;
     if (project.auth) logger.info({ auth: project.auth.path }, 'auth: the deployment authenticates every request');
@@ -153,7 +159,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
       tracing,
       apiUrl: config.LANGGRAPH_API_URL,
       webhooks: !project.http.disable_webhooks,
-      loopbackFetch: loopback.fetch,
+      webhookOptions: { egress: egressPolicyFromConfig(config), secret: config.WEBHOOK_SECRET, loopback: loopback.fetch },
     });
     await lifecycle.use('runs', runs.start(), () => runs.stop());
     const sweeper = startStoreTtlSweeper(store, { intervalMs: storeSettings.sweepIntervalMs, logger });
@@ -197,7 +203,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     let listener: RequestListener = app;
     if (customApp) {
       // The core routes on the loopback interface, behind the project's app on the server's address.
-      const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0), (h) => h.close());
+      const core = await lifecycle.use('http-core', startHttpServer(app, '127.0.0.1', 0, slowClientLimits(config)), (h) => h.close());
       listener = createCustomAppFront({
         logger,
         app: customApp,
@@ -214,7 +220,7 @@ export function startAgentServer(config: AgentServerConfig, logger: Logger): Pro
     }
     const prefix = project.http.mount_prefix;
     // Without a project app in front, the core app serves every request: they are born with its prototypes.
-    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app }), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(mountAt(prefix, listener), config.HOST, config.PORT, { express: customApp ? undefined : app, ...slowClientLimits(config) }), (h) => h.close());
     loopback.bind(`${http.url}${prefix ?? ''}`);
     prepareSchemas(registry);
     // Runs stop before HTTP closes: their streams end (clients rejoin elsewhere) instead of holding the close.

@@ -56,14 +56,19 @@ describe('agent-platform deploy', () => {
     await waitFor(ask, (answer) => /Here is the current weather: Redeployed: \d+°C/.test(answer), 10_000);
     const revisions = (await call('GET', `/v2/deployments/${deploymentId}/revisions`)).body.resources as { status: string }[];
     expect(revisions.map((r) => r.status)).toEqual(['DEPLOYED', 'REPLACED']);
-  });
+  }, 360_000);
 
   it('exits non-zero with the error from the revision log when the project has a syntax error', async () => {
     fs.writeFileSync(path.join(project.dir, 'src', 'agent.ts'), 'export const graph = new StateGraph(;\n');
     const broken = await deploy('broken-agent');
     expect(broken.code).not.toBe(0);
     expect(broken.output).toMatch(/ended (BUILD|DEPLOY)_FAILED/);
-    expect(broken.output).toMatch(/deploy \| .*src\/agent\.ts:1:\d+: ERROR: Unexpected/);
+    // The user's file as the project names it, not the build copy's path; the error printed once (the log), the
+    // closing line its summary.
+    expect(broken.output).toMatch(/deploy \| (.*[ "'])?src\/agent\.ts:1:\d+: ERROR: Unexpected/);
+    expect(broken.output).not.toContain(testEnv.workDir);
+    const closing = broken.output.slice(broken.output.indexOf('ended DEPLOY_FAILED'));
+    expect(closing).toMatch(/^ended DEPLOY_FAILED: Agent Server exited with code 1 before it became healthy \(the log above has the error\)\n$/);
   });
 
   it('takes only a size-limited project archive, and only from the workspace it was uploaded to', async () => {
@@ -101,6 +106,30 @@ describe('agent-platform deploy', () => {
     });
     expect(stolen.status).toBe(422);
     expect(stolen.body.detail[0]).toMatchObject({ loc: ['body', 'source_config', 'repo_url'] });
+
+    // Nor by a path through its own uploads folder, however it is spelled, nor the platform's own checkout.
+    const own = repoUrl.replace(`/${platform.workspaceId}/my-agent`, `/${otherId}`);
+    expect(own).not.toBe(repoUrl);
+    const A = platform.workspaceId;
+    for (const traversal of [
+      `${own}/..%2f${A}%2fmy-agent`,
+      `${own}/%2e%2e/${A}/my-agent`,
+      `${own}/.%2e/${A}/my-agent`,
+      `${own}/%252e%252e/${A}/my-agent`,
+      `${own}/..%5c${A}%5cmy-agent`,
+      `${own}/../${A}/my-agent`,
+      `${own}/..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2f${encodeURIComponent(process.cwd().slice(1))}`,
+      `file://${process.cwd()}`,
+    ]) {
+      const attempt = await api(platform, otherId)('POST', '/v2/deployments', {
+        name: 'stolen-by-traversal',
+        source: 'github',
+        source_config: { repo_url: traversal, deployment_type: 'dev' },
+        source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
+        secrets: [],
+      });
+      expect({ traversal, status: attempt.status }).toEqual({ traversal, status: 422 });
+    }
   });
 
   it('names the bad flag', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
-import { freePort } from '@platform/http-server';
+import { descendants, freePort, processAlive } from '@platform/http-server';
 import { runCli, scratchProject, type CliProcess } from './cli.e2e.testing';
 
 // A graph whose one node waits before it answers: a run can be in flight while its file changes.
@@ -106,6 +106,21 @@ describe('agent-platform dev', () => {
     const bad = await fetch(`${apiUrl}/internal/truncate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"threads":"yes"}' });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(['body', 'threads']);
+  });
+
+  it('refuses a second dev server on the same project, naming the first, before it opens the database', async () => {
+    const second = runCli(['dev', '--port', String(await freePort('127.0.0.1'))], { cwd: project.dir, env: { DATABASE_URL: '' } });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`.langgraph_api is in use by another instance (pid ${cli.child.pid}, ${apiUrl}, agent-platform dev`);
+    expect(second.output()).not.toContain('API:');
+  });
+
+  it('stops its Agent Server, and everything under it, before it exits', async () => {
+    const tree = descendants(cli.child.pid as number);
+    expect(tree.length).toBeGreaterThan(0);
+    expect(await cli.stop()).toBe(0);
+    expect(tree.filter(processAlive)).toEqual([]);
+    expect(fs.existsSync(path.join(project.dir, '.langgraph_api', 'instance.lock'))).toBe(false);
   });
 });
 

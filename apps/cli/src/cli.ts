@@ -1,3 +1,4 @@
+import { DataDirLockedError } from '@platform/http-server';
 import { DEPLOY_HELP, parseDeployOptions } from './deploy/deploy-options';
 import { runDeploy } from './deploy/deploy.command';
 import { parseDevOptions, DEV_HELP } from './dev/dev-options';
@@ -55,6 +56,10 @@ export async function runCli(argv: string[], out: NodeJS.WritableStream = proces
         throw new UsageError(`unknown command '${command}' (commands: dev, deploy, up; see --help)`);
     }
   } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      err.write(`agent-platform ${command}: ${error.message}\n`);
+      return 1;
+    }
     if (!(error instanceof UsageError)) throw error;
     err.write(`agent-platform ${error.message}\n`);
     return 2;

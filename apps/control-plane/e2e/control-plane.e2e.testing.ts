@@ -16,7 +16,7 @@ export function reactAgentRepo(): GitRepo {
   return createGitRepo(readTree(REACT_AGENT_DIR), 'cp-react-agent-');
 }
 
-/** A scratch work directory and, on Postgres, a database-name prefix of this run's own (dropped afterwards). */
+/** A scratch work directory and, on Postgres, a database- and role-name prefix of this run's own (dropped afterwards). */
 export function controlPlaneTestEnv() {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-e2e-work-'));
   const prefix = `e2e${randomBytes(3).toString('hex')}_`;
@@ -38,6 +38,8 @@ export function controlPlaneTestEnv() {
     try {
       const left = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
       for (const { datname } of left.rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      const roles = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname LIKE $1', [`${prefix}%`]);
+      for (const { rolname } of roles.rows) await client.query(`DROP ROLE IF EXISTS "${rolname}"`);
     } finally {
       await client.end();
     }

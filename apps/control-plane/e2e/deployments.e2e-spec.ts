@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Client } from '@langchain/langgraph-sdk';
+import pg from 'pg';
 import type { GitRepo } from '@platform/control-plane-testing';
 import { createGitRepo } from '@platform/control-plane-testing';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
@@ -142,7 +143,12 @@ describe('deployments through the gateway (local driver, real Agent Servers)', (
         LANGSMITH_PROJECT: 'react-agent-e2e',
         LANGSMITH_API_KEY: expect.stringMatching(/^lsv2_sk_/),
       });
-      if (process.env.DATABASE_URL) expect(env.DATABASE_URL).toContain(`/${testEnv.prefix}${deployment.id.replaceAll('-', '')}`);
+      if (process.env.DATABASE_URL) {
+        // Its own database, as a role of its own (the one that owns that database), never the operator's admin.
+        const own = `${testEnv.prefix}${deployment.id.replaceAll('-', '')}`;
+        const url = new URL(env.DATABASE_URL);
+        expect([url.username, url.pathname]).toEqual([own, `/${own}`]);
+      }
       else expect(env.DATA_DIR).toContain(deployment.id);
       // Encrypted at rest, never returned.
       const stored = await platform.controlPlane.prisma.deploymentSecret.findMany({ where: { deploymentId: deployment.id } });
@@ -237,6 +243,15 @@ describe('deployments through the gateway (local driver, real Agent Servers)', (
       expect((await call('GET', `/deployments/${deployment.id}/info`)).status).toBe(404);
       expect(fs.existsSync(`${testEnv.workDir}/builds/${deployment.id}`)).toBe(false);
       expect(await platform.controlPlane.prisma.revision.count({ where: { deploymentId: deployment.id } })).toBe(0);
+      if (process.env.DATABASE_URL) {
+        // Its database, then its role.
+        const own = `${testEnv.prefix}${deployment.id.replaceAll('-', '')}`;
+        const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await admin.connect();
+        const left = await admin.query('SELECT datname FROM pg_database WHERE datname = $1 UNION ALL SELECT rolname FROM pg_roles WHERE rolname = $1', [own]);
+        await admin.end();
+        expect(left.rows).toEqual([]);
+      }
     });
   });
 

@@ -56,11 +56,16 @@ const schema = z.object({
   PLATFORM_ROOT: z.string().default(process.cwd()),
   /** Checkouts, logs and embedded deployment databases; default `<DATA_DIR>/control-plane-work`. */
   WORK_DIR: z.string().optional(),
-  /** A Postgres server where each deployment gets its own database; unset = PGlite under WORK_DIR. */
+  /** A Postgres server where each deployment gets its own database and role (a superuser, or CREATEDB CREATEROLE); unset = PGlite under WORK_DIR. */
   DEPLOYMENTS_DATABASE_URL: databaseUrl(),
   /** Name prefix of those databases (`<prefix><deployment id without dashes>`). */
   DEPLOYMENTS_DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits and _').default('deployment_'),
-  /** Prefixes a repo_url must start with (`*` = any). */
+  /**
+   * Where a `repo_url` may point (comma-separated): prefixes of its canonical form, matched on whole segments (a
+   * `file:///srv/repos` entry allows `/srv/repos/x`, not `/srv/repos-evil`; `..`, `%2e%2e`, `%2f` and symlinks are
+   * resolved first). `*` allows any. A workspace's own uploads are always allowed to it and never to another; the
+   * platform's checkout (`PLATFORM_ROOT`), `DATA_DIR` and the work directory never are.
+   */
   GIT_ALLOWED_URLS: csv(['https://']),
   /** Longest a whole build (checkout, install, build command) may take before BUILD_FAILED. */
   BUILD_TIMEOUT: duration(15 * 60_000),

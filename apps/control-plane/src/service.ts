@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { closeDataDir, serviceDataDir } from '@platform/config';
 import { deploymentsService } from '@platform/contracts';
-import { Builder, uploadsPrefix } from '@platform/control-plane-builder';
+import { Builder } from '@platform/control-plane-builder';
 import {
   DeploymentsRepository,
   InstancesRepository,
@@ -27,7 +27,7 @@ import { integrationToken, type OAuthContext } from '@platform/control-plane-oau
 import { Reconciler } from '@platform/control-plane-reconciler';
 import { SecretBox, encryptionKey } from '@platform/control-plane-secrets';
 import { startGrpcServer } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { createControlPlaneApp } from './app';
 import { workDir, type ControlPlaneConfig } from './config';
@@ -89,6 +89,13 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     await db.prepare({ migrate: config.MIGRATE_ON_START });
     const box = new SecretBox(encryptionKey(config.ENCRYPTION_KEY ?? config.INTERNAL_SECRET), config.ENCRYPTION_KEYS_PREVIOUS.map((k) => encryptionKey(k)));
     const work = workDir(config);
+    const sourcesDir = path.join(work, 'sources');
+    // Checked at the API and again at fetch time: the platform's checkout and its data are never a source.
+    const sources = {
+      allowedRepoUrls: config.GIT_ALLOWED_URLS,
+      uploadsRoot: sourcesDir,
+      protectedPaths: [config.PLATFORM_ROOT, work, ...(config.DATA_DIR && !config.DATA_DIR.startsWith('memory:') ? [config.DATA_DIR] : [])],
+    };
     const gatewayUrl = config.GATEWAY_URL ?? config.PUBLIC_URL;
     const publicUrl = config.PUBLIC_URL ?? gatewayUrl;
     const urls = { publicUrl, wildcardDomain: config.DEPLOYMENT_DOMAIN };
@@ -109,9 +116,9 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       records: ReconcilerRepository.forHolder(db.prisma, holder, config.RECONCILER_LEASE_TTL),
       revisionLogs,
       driver,
-      builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND }),
+      builder: new Builder({ platformRoot: config.PLATFORM_ROOT, timeoutMs: config.BUILD_TIMEOUT, defaultInstallCommand: config.INSTALL_COMMAND, sources }),
       databases: config.DEPLOYMENTS_DATABASE_URL
-        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX)
+        ? new PostgresDeploymentDatabases(config.DEPLOYMENTS_DATABASE_URL, config.DEPLOYMENTS_DATABASE_PREFIX, (message) => logger.warn(message))
         : new PgliteDeploymentDatabases(path.join(work, 'databases')),
       tracingKeys: gatewayUrl ? new GatewayTracingKeys({ gatewayUrl, internalSecret: config.INTERNAL_SECRET }) : undefined,
       box,
@@ -132,12 +139,11 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       },
     });
     upstreams.listener = (id, url) => reconciler.recordUpstream(id, url);
-    const sourcesDir = path.join(work, 'sources');
     const deployments: DeploymentsContext = {
       store: new DeploymentsRepository(db.prisma),
       logs: revisionLogs,
       box,
-      rules: { allowedRepoUrls: config.GIT_ALLOWED_URLS, uploadsUrl: (tenantId) => uploadsPrefix(sourcesDir, tenantId) },
+      rules: sources,
       integrationExists: async (tenantId, id) => (await integrationToken(oauth, tenantId, id)) !== null,
       notify: () => reconciler.notify(),
     };
@@ -162,7 +168,7 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
       readiness: { database: () => db.ready() },
       sourcesDir,
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
     // Last to start, first to stop: in-flight builds and deploys are handed back before the database closes.
     const running = await lifecycle.use('reconciler', reconciler, (r) => r.stop());
     running.start();

@@ -9,6 +9,7 @@ import { exportPartitionQueue } from '@platform/contracts';
 import { createJobBus, defineQueue, type JetStreamJobBus } from '@platform/job-bus';
 import { freePort } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
+import { TEST_EGRESS_ENV } from '@platform/export-s3/testing';
 import { processCpuSeconds } from '@platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -100,6 +101,8 @@ export async function startWorkerProcess(index: number, options: WorkerProcessOp
       EXPORT_PARTITION_QUEUE_SUBJECT: options.queue.subject,
       // The SDK's notice that its 2027 releases need Node 22, printed once per process: noise in test output.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // s3rver listens on 127.0.0.1, which only the operator's allowlist opens.
+      ...TEST_EGRESS_ENV,
       ...options.env,
     },
     stdio: ['ignore', options.stdio ?? 'ignore', 'inherit'],

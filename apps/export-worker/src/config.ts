@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonServiceEnv, duration, loadConfig, natsStreamReplicas, natsPrefix, natsUrl, type Env } from '@platform/config';
+import { egressEnv } from '@platform/egress';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 const MIB = 1024 * 1024;
@@ -47,6 +48,15 @@ const schema = z.object({
   EXPORT_WORKER_DUCKDB_THREADS: z.coerce.number().int().min(1).optional(),
   /** DuckDB's memory limit (beyond it, it spills to the temp directory). */
   EXPORT_WORKER_DUCKDB_MEMORY: z.string().regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 1GB').default('1GB'),
+  /**
+   * Workspaces (comma-separated ids, `*` for all) whose destinations may omit `credentials` and use the platform's own
+   * AWS credentials (the SDK's default chain). Default none; set it like the export service's.
+   */
+  EXPORT_AMBIENT_CREDENTIALS_WORKSPACES: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+  ...egressEnv(),
 });
 
 /** The service's variables: `npm run docs:env` lists them in its README. */

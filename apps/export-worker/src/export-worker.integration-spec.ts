@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { exportPartitionQueue, type RunSpec } from '@platform/contracts';
-import { startS3FaultProxy, startTestS3Server, TEST_S3_CREDENTIALS, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
+import { startS3FaultProxy, startTestS3Server, TEST_EGRESS_ENV, TEST_S3_CREDENTIALS, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
 import type { RunningService } from '@platform/http-server';
 import { createJobBus, defineQueue, type JetStreamJobBus, type JobBus } from '@platform/job-bus';
 import { silentLogger } from '@platform/logging';
@@ -67,6 +67,7 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
         EXPORT_WORKER_DUCKDB_THREADS: '2',
         EXPORT_WORKER_DUCKDB_MEMORY: '256MB',
         EXPORT_WORKER_STREAM_BATCH_SIZE: '250',
+        ...TEST_EGRESS_ENV,
         ...env,
       }),
       silentLogger,
@@ -277,6 +278,15 @@ describe('export worker: StreamRuns → Parquet → S3 multipart → progress', 
       expect.objectContaining({ attempt: 0, retryable: false, error: expect.stringMatching(/^Bucket is not valid: CreateMultipartUpload failed with NoSuchBucket/) }),
     ]);
     expect(run.reports).toEqual([]);
+  });
+
+  it("refuses a destination without credentials (the platform's own) for a workspace the operator did not allow, connecting nowhere", async () => {
+    proxy.requests.length = 0;
+    const { run } = await exportRun(spec({}, { access_key_id: '', secret_access_key: '' }));
+    expect(run.failures).toEqual([
+      expect.objectContaining({ attempt: 0, retryable: false, error: expect.stringMatching(/^Access denied: credentials are required: this workspace may not use the platform's own credentials/) }),
+    ]);
+    expect(proxy.requests).toEqual([]);
   });
 
   it('aborts the multipart upload when a part is denied, and fails without retry', async () => {

@@ -3,7 +3,9 @@ import { EXPORT_WORKER_DURABLE, exportPartitionQueue, exportProgressService, run
 import { createDuckDbParquetWriterFactory, watchDeadStagingFolders } from '@platform/export-parquet';
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { checkHealth, createClient } from '@platform/grpc';
-import { createHttpApp, createMetrics, Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { createHttpApp, createMetrics, Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
+import { egressPolicyFromConfig } from '@platform/egress';
+import { ambientCredentialsFor } from '@platform/export-s3';
 import { createJobBus, installationDurable, installationQueue, type JobBus } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import type { ExportWorkerConfig } from './config';
@@ -63,7 +65,13 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
     const useCase: ExportPartitionDeps = {
       progress: new GrpcProgressReporter(progress),
       runs: new GrpcRunSource(tracing, { deadlineMs: config.EXPORT_WORKER_STREAM_DEADLINE, batchSize: config.EXPORT_WORKER_STREAM_BATCH_SIZE }),
-      objectStores: s3ObjectStores({ partBytes: config.EXPORT_WORKER_PART_BYTES, concurrency: config.EXPORT_WORKER_UPLOAD_CONCURRENCY, logger }),
+      objectStores: s3ObjectStores({
+        partBytes: config.EXPORT_WORKER_PART_BYTES,
+        concurrency: config.EXPORT_WORKER_UPLOAD_CONCURRENCY,
+        logger,
+        egress: egressPolicyFromConfig(config),
+        ambientCredentials: ambientCredentialsFor(config.EXPORT_AMBIENT_CREDENTIALS_WORKSPACES),
+      }),
       parquet,
       logger,
     };
@@ -94,10 +102,11 @@ export function startExportWorker(config: ExportWorkerConfig, logger: Logger, de
         export: () => serving(config.EXPORT_GRPC),
         consumer: () => jobs.ready(),
       },
+      liveness: { bus: () => bus.live() },
       identity: { secret: config.INTERNAL_SECRET },
       routes: () => undefined,
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
     // Registered last, so it stops first: in-flight jobs are handed back before the clients they use close.
     lifecycle.onShutdown('partition consumer', () => jobs.stop());
     void jobs.start().catch((err: unknown) => logger.error({ err }, 'export worker: could not start consuming partition jobs'));

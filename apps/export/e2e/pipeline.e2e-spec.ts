@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'langsmith';
 import { startTestS3Server, type TestS3Server } from '@platform/export-s3/testing';
+import { MAX_JSON_DEPTH } from '@platform/http-server';
 import { serviceUrl } from '@platform/testing';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { DAY_US, insertProject, insertRuns, T0_US } from '@platform/tracing-data-access/testing';
@@ -162,6 +163,26 @@ describeWithServices('bulk export pipeline: SDK ingest → export service → Je
       runs.map((r, i) => `tenant_id=${platform.workspaceId}/session_id=${project.id}/runs/year=2024/month=05/day=0${i + 1}/${r.id}-00000.parquet`),
     );
     expect(runs.flatMap((r) => r.metadata.result.exported_files)).toEqual(keys.map((k) => `${PREFIX}/export_id=${exp.id}/${k}`));
+  });
+
+  it('exports runs whose JSON nests up to MAX_JSON_DEPTH exactly as they were sent (ingest → store → export)', async () => {
+    const name = `deep-${randomUUID().slice(0, 8)}`;
+    // The run's body nests MAX_JSON_DEPTH and one level less: its inputs one level less than the body.
+    const nested = (depth: number) => `{"v":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
+    const runs = [MAX_JSON_DEPTH, MAX_JSON_DEPTH - 1].map((depth, i) => ({ id: randomUUID(), inputs: nested(depth - 1), hour: `0${i}` }));
+    for (const run of runs) {
+      const body = `{"id":"${run.id}","name":"deep","run_type":"chain","session_name":"${name}","start_time":"2024-06-01T${run.hour}:00:00Z","end_time":"2024-06-01T${run.hour}:00:01Z","inputs":${run.inputs}}`;
+      const sentRun = await fetch(`${platform.gatewayUrl}/api/v1/runs`, { method: 'POST', headers: { 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId, 'content-type': 'application/json' }, body });
+      expect(sentRun.status).toBe(202);
+    }
+    const [deep] = (await api('GET', `/sessions?name=${name}`)).body;
+    await waitFor('the deep runs to be stored', () => sourceIds(deep.id, '2024-06-01T00:00:00Z', '2024-06-02T00:00:00Z'), (ids) => ids.length === runs.length);
+    const created = await api('POST', '/bulk-exports', { bulk_export_destination_id: destinationId, session_id: deep.id, start_time: '2024-06-01T00:00:00Z', end_time: '2024-06-02T00:00:00Z' });
+    expect(created.status).toBe(200);
+    expect((await finished(created.body.id)).status).toBe('Completed');
+    const rows = await queryParquet(exportDir(created.body.id), 'SELECT id, inputs FROM {files} ORDER BY id');
+    const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s/g, '');
+    expect(rows.map((r) => [r.id, text(r.inputs)])).toEqual([...runs].sort((a, b) => a.id.localeCompare(b.id)).map((r) => [r.id, r.inputs]));
   });
 
   it('exports only the filtered runs and the requested fields (v1, gzip)', async () => {

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { DestinationsDeps } from '@platform/export-destinations';
 import type { ExportsDeps } from '@platform/export-exports';
-import { MiB, createHttpApp, type BodyLimits, type ReadinessCheck } from '@platform/http-server';
+import { MiB, createHttpApp, type BodyLimits, type LivenessCheck, type ReadinessCheck } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
 import { docsRoutes, isDocsPath, mountRoutes } from '@platform/openapi';
 import { exportOpenApi, exportRoutes } from './http/export.api';
@@ -12,6 +12,7 @@ export interface ExportDeps {
   exports: ExportsDeps;
   destinations: DestinationsDeps;
   readiness?: Record<string, ReadinessCheck>;
+  liveness?: Record<string, LivenessCheck>;
 }
 
 /** Destinations and exports are small bodies: one limit for every route (README, errors). */
@@ -23,6 +24,7 @@ export function createExportApp(deps: ExportDeps): Express {
     service: 'export',
     logger: deps.logger,
     readiness: deps.readiness,
+    liveness: deps.liveness,
     // The API's description is public.
     identity: { secret: deps.internalSecret, publicPaths: isDocsPath },
     bodyLimits: EXPORT_BODY_LIMITS,

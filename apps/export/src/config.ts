@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, natsStreamReplicas, natsPrefix, natsUrl, type Env } from '@platform/config';
+import { egressEnv } from '@platform/egress';
 import { parseEncryptionKey } from '@platform/export-s3';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -36,14 +37,27 @@ const schema = z.object({
     }),
   /** gRPC address (host:port) of the tracing service: export filters and projects are checked there at creation. */
   TRACING_GRPC: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
-  /** Self-hosted: destinations without `credentials` use the SDK's default credential chain. */
-  EXPORT_ALLOW_AMBIENT_CREDENTIALS: flag(true),
+  /**
+   * Workspaces (comma-separated ids, `*` for all) whose destinations may omit `credentials` and use the platform's own
+   * AWS credentials (the SDK's default chain: environment, shared files, instance/container roles). Default none.
+   */
+  EXPORT_AMBIENT_CREDENTIALS_WORKSPACES: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+  ...egressEnv(),
   /** Longest a destination's test write (at creation and credential rotation) may take. */
   EXPORT_DESTINATION_CHECK_TIMEOUT: duration(15_000),
   /** Exports of one workspace running at once (across all replicas). */
   EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE: positiveInt(15),
   /** Partition runs of one export running at once (across all replicas). */
   EXPORT_MAX_RUNNING_RUNS_PER_EXPORT: positiveInt(45),
+  /**
+   * Partition runs of one workspace published and waiting for a worker at once (across all replicas). Workers take
+   * jobs first come first served, so this bounds how many of another workspace's jobs one waits behind; about the
+   * workers' total slots (replicas x EXPORT_WORKER_CONCURRENCY) keeps them busy with one workspace alone.
+   */
+  EXPORT_MAX_QUEUED_RUNS_PER_WORKSPACE: positiveInt(16),
   /** Retries of a failed partition run before it (and its export) fails. */
   EXPORT_RUN_MAX_RETRIES: z.coerce.number().int().min(0).default(20),
   /** Wait before a failed partition run is retried. */

@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '@platform/egress';
 import { CredentialCipher } from '@platform/export-s3';
 import {
   DestinationsRepository,
@@ -20,11 +21,14 @@ import type { ExportConfig } from './config';
 export interface ExportComponentsOptions {
   prisma: PrismaClient;
   cipher: CredentialCipher;
-  bus: Pick<JobBus, 'publish'>;
+  bus: Pick<JobBus, 'publish' | 'requireConnection'>;
   logger: Logger;
   clock: Clock;
   settings: ExportSettings;
-  allowAmbientCredentials: boolean;
+  /** Where destinations may point (the operator's egress allowlist). */
+  egress: EgressPolicy;
+  /** Whether a workspace may use the platform's own AWS credentials (a destination without `credentials`). */
+  ambientCredentials: (tenantId: string) => boolean;
   destinationCheckTimeoutMs?: number;
   queryValidator?: ExportQueryValidator;
   partitionQueue?: QueueDefinition<typeof exportPartitionQueue.schema>;
@@ -46,6 +50,7 @@ export function exportSettingsOf(config: ExportConfig): ExportSettings {
   return {
     maxRunningExportsPerWorkspace: config.EXPORT_MAX_RUNNING_EXPORTS_PER_WORKSPACE,
     maxRunningRunsPerExport: config.EXPORT_MAX_RUNNING_RUNS_PER_EXPORT,
+    maxQueuedRunsPerWorkspace: config.EXPORT_MAX_QUEUED_RUNS_PER_WORKSPACE,
     maxRetries: config.EXPORT_RUN_MAX_RETRIES,
     retryDelayMs: config.EXPORT_RETRY_DELAY,
     runTimeoutMs: config.EXPORT_RUN_TIMEOUT,
@@ -61,8 +66,8 @@ export function exportComponents(o: ExportComponentsOptions): ExportComponents {
   const exports = new ExportsRepository(o.prisma);
   const progress = new RunProgressRepository(o.prisma, o.cipher, o.settings);
   return {
-    destinations: { destinations, allowAmbientCredentials: o.allowAmbientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
-    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable },
+    destinations: { destinations, egress: o.egress, ambientCredentials: o.ambientCredentials, checkTimeoutMs: o.destinationCheckTimeoutMs },
+    exports: { exports, destinations, queryValidator: o.queryValidator, clock: o.clock, workAvailable: o.workAvailable, requireJobQueue: () => o.bus.requireConnection() },
     progress: { progress, clock: o.clock, workAvailable: o.workAvailable },
     dispatcher: { repository: new DispatchRepository(o.prisma, o.settings), bus: o.bus, clock: o.clock, logger: o.logger, queue: o.partitionQueue },
     scheduler: { schedules: new SchedulesRepository(o.prisma), clock: o.clock, logger: o.logger, settings: o.settings },

@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { exportPartitionQueue, exportProgressService, type ExportProgressClient } from '@platform/contracts';
+import { TEST_EGRESS_ENV } from '@platform/export-s3/testing';
 import { openExportDatabase, type ExportDatabase } from '@platform/export-data-access';
 import { createClient } from '@platform/grpc';
 import type { RunningService } from '@platform/http-server';
@@ -65,6 +66,8 @@ export async function startTestExportService(env: Record<string, string> = {}): 
       EXPORT_SWEEP_INTERVAL: '50ms',
       EXPORT_SCHEDULE_INTERVAL: '50ms',
       EXPORT_DESTINATION_CHECK_TIMEOUT: '5s',
+      // s3rver and the fault proxies listen on 127.0.0.1, which only the operator's allowlist opens.
+      ...TEST_EGRESS_ENV,
       ...env,
     });
     service = await startExport(config, createLogger({ service: 'export', level: 'debug', destination: sink }), { bus, database: db, partitionQueue: queue });

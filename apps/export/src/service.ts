@@ -2,10 +2,11 @@ import { serviceDataDir } from '@platform/config';
 import { exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
 import { openExportDatabase, systemClock, type ExportDatabase } from '@platform/export-data-access';
 import { dispatchOnce, sweepTimeouts } from '@platform/export-dispatch';
-import { CredentialCipher } from '@platform/export-s3';
+import { ambientCredentialsFor, CredentialCipher } from '@platform/export-s3';
+import { egressPolicyFromConfig } from '@platform/egress';
 import { spawnScheduledExports, startBackgroundLoop, type BackgroundLoop } from '@platform/export-exports';
 import { createClient, startGrpcServer } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import { createJobBus, installationQueue, type JobBus, type QueueDefinition } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import { createExportApp } from './app';
@@ -47,7 +48,8 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       logger,
       clock: systemClock,
       settings: exportSettingsOf(config),
-      allowAmbientCredentials: config.EXPORT_ALLOW_AMBIENT_CREDENTIALS,
+      egress: egressPolicyFromConfig(config),
+      ambientCredentials: ambientCredentialsFor(config.EXPORT_AMBIENT_CREDENTIALS_WORKSPACES),
       destinationCheckTimeoutMs: config.EXPORT_DESTINATION_CHECK_TIMEOUT,
       queryValidator: tracing && tracingQueryValidator(tracing, logger),
       partitionQueue,
@@ -71,8 +73,9 @@ export function startExport(config: ExportConfig, logger: Logger, deps: ExportSe
       exports: components.exports,
       destinations: components.destinations,
       readiness: { database: () => db.ready(), bus: () => bus.ready() },
+      liveness: { bus: () => bus.live() },
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
 
     // Every replica may run these; their correctness comes from database transactions, not from being alone.
     if (config.EXPORT_BACKGROUND_LOOPS) {

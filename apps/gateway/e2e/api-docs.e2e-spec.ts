@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestPlatform, type TestPlatform } from '../../../tools/dev/test-platform';
+import { upsertStaticDeployment } from '../../../tools/dev/static-deployment';
 import { SERVICE_DOCS } from '../src/http/docs.routes';
 
 /**
@@ -33,6 +34,26 @@ describe('API descriptions through the gateway (all services in-process)', () =>
     const page = await fetch(`${platform.gatewayUrl}${prefix}/docs/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('swagger-ui');
+  });
+
+  it("serves a deployment's /docs and /openapi.json without a key, as the reference does; its API still needs one", async () => {
+    const id = await upsertStaticDeployment(platform.controlPlane, {
+      tenantId: platform.workspaceId,
+      name: 'docs-agent',
+      upstreamUrl: platform.services['agent-server'].url,
+      replicaUrls: [platform.services['agent-server'].url],
+    });
+    const doc = await fetch(`${platform.gatewayUrl}/deployments/${id}/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(Object.keys(((await doc.json()) as { paths: Record<string, unknown> }).paths)).toContain('/threads');
+    const page = await fetch(`${platform.gatewayUrl}/deployments/${id}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger-ui');
+    // With a key, as before; everything else of the deployment still asks for one.
+    expect((await fetch(`${platform.gatewayUrl}/deployments/${id}/openapi.json`, { headers: { 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId } })).status).toBe(200);
+    expect((await fetch(`${platform.gatewayUrl}/deployments/${id}/threads/search`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect((await fetch(`${platform.gatewayUrl}/deployments/${id}/assistants/search`, { method: 'POST', body: '{}' })).status).toBe(401);
+    expect((await fetch(`${platform.gatewayUrl}/deployments/00000000-0000-4000-8000-000000000000/openapi.json`)).status).toBe(404);
   });
 
   it('still asks for an API key everywhere else under those prefixes', async () => {

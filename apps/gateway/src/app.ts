@@ -1,15 +1,18 @@
 import type { NextFunction, Request, Response } from 'express';
 import { KiB, createHttpApp, type BodyLimits, type ReadinessCheck, type ServiceMetrics } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
-import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
+import type { Authenticator, Caller, IdentityStore } from '@platform/gateway-identity';
 import { DEFAULT_ROUTES, matchDeploymentHost, matchRoute, type CachedResolver, type RouteMatch, type RouteRule, type Upstream } from '@platform/gateway-routing';
-import { mountRoutes } from '@platform/openapi';
+import { AuthenticationError } from '@platform/errors';
+import { isDocsPath, mountRoutes } from '@platform/openapi';
 import { authenticateRequest } from './http/authenticate.middleware';
 import { consoleRoutes } from './http/console.routes';
 import { serviceDocsRoutes } from './http/docs.routes';
 import { gatewayOpenApi, gatewayRoutes } from './http/gateway.api';
 import { proxiedFirst, type GatewayListener } from './http/proxied-first';
 import { proxyTo } from './http/proxy';
+import { WorkspaceRateLimiter } from './http/workspace-limits';
+import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from '@platform/rate-limit';
 
 export interface GatewayDeps {
   logger: Logger;
@@ -30,6 +33,8 @@ export interface GatewayDeps {
   browserSessions?: { ttlMs: number };
   /** The built web console served at `/` (`dist/apps/console`); absent: no console. */
   consoleDir?: string;
+  /** Per-workspace rate limits and quota: the defaults (else the built-in ones) and the gateway replicas sharing them. */
+  limits?: { defaults: WorkspaceLimits; replicas: number };
 }
 
 const DEFAULT_SESSION_TTL_MS = 8 * 3600_000;
@@ -47,6 +52,10 @@ export const GATEWAY_BODY_LIMITS: BodyLimits = {
   ],
 };
 
+/** `GET /deployments/{id}/docs` (and its assets) or `/openapi.json`: what an Agent Server serves without an identity. */
+const isDeploymentDocs = (match: RouteMatch, method: string) =>
+  match.rule.upstream === 'deployment' && (method === 'GET' || method === 'HEAD') && isDocsPath(match.upstreamPath.split('?')[0]);
+
 /**
  * The gateway: its own admin API and browser sessions, each service's API description (`<prefix>/docs`), API-key
  * (or session) authentication and proxying by route table, then the web console. Proxied routes skip express's
@@ -61,11 +70,23 @@ export function createGatewayApp(deps: GatewayDeps): GatewayListener {
     retryWindowMs: deps.upstreamRetryWindowMs ?? 30_000,
     logger: deps.logger,
   });
-  const routes = gatewayRoutes({ ...deps, browserSessions: deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS } });
+  const defaultLimits = deps.limits?.defaults ?? DEFAULT_WORKSPACE_LIMITS;
+  const limiter = new WorkspaceRateLimiter({ store: deps.store, defaults: defaultLimits, replicas: deps.limits?.replicas });
+  const routes = gatewayRoutes({ ...deps, defaultLimits, browserSessions: deps.browserSessions ?? { ttlMs: DEFAULT_SESSION_TTL_MS } });
   const routeOf = (req: { headers: { host?: string }; url?: string }): RouteMatch | undefined =>
     matchDeploymentHost(req.headers.host, deps.deploymentDomain, req.url ?? '/') ?? matchRoute(req.url ?? '/', deps.routes ?? DEFAULT_ROUTES);
   const proxied = async (match: RouteMatch, req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (match.rule.auth === 'api-key') res.locals.caller = await authenticateRequest(deps.authenticator, req);
+    if (match.rule.auth === 'api-key') {
+      try {
+        res.locals.caller = await authenticateRequest(deps.authenticator, req);
+      } catch (err) {
+        // A deployment's API description is public, as the reference serves it (a browser opening /docs sends no
+        // key): without (valid) credentials it goes through unsigned, found by its id alone.
+        if (!(err instanceof AuthenticationError) || !isDeploymentDocs(match, req.method)) throw err;
+        res.locals.openDocs = true;
+      }
+    }
+    await limiter.admit(req, res.locals.caller as Caller | undefined, match.rule.upstream);
     await forward(match, req, res, next);
   };
   const { app, metrics } = createHttpApp({

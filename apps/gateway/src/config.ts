@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonServiceEnv, migrateOnStart, databaseUrl, duration, loadConfig, url, type Env } from '@platform/config';
+import { workspaceLimitsEnv } from '@platform/rate-limit';
 
 const schema = z.object({
   ...commonServiceEnv({ httpPort: 8080 }),
@@ -32,6 +33,8 @@ const schema = z.object({
   SESSION_TTL: duration(8 * 3600_000),
   /** The built web console (`npx nx build console`), served at `/`. */
   CONSOLE_DIR: z.string().default('dist/apps/console'),
+  /** Every workspace's rate limits and quota but those set through `PATCH /api/v1/workspaces/{id}/limits`. */
+  ...workspaceLimitsEnv(),
 });
 
 /** The service's variables: `npm run docs:env` lists them in its README. */

@@ -5,8 +5,9 @@ import { IdentityRepository, openGatewayDatabase } from '@platform/gateway-data-
 import { Authenticator, CachingIdentityStore, bootstrapIdentity, listenForIdentityChanges, type BootstrapResult } from '@platform/gateway-identity';
 import { cachedResolver } from '@platform/gateway-routing';
 import { callUnary, createClient } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { defaultWorkspaceLimits } from '@platform/rate-limit';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
 
@@ -59,12 +60,13 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
       proxyTimeoutMs: config.PROXY_TIMEOUT,
       upstreamRetryWindowMs: config.UPSTREAM_RETRY_WINDOW,
       deploymentDomain: config.DEPLOYMENT_DOMAIN,
+      limits: { defaults: defaultWorkspaceLimits(config), replicas: config.RATE_LIMIT_REPLICAS },
       readiness: { database: () => db.ready() },
       browserSessions: { ttlMs: config.SESSION_TTL },
       consoleDir: path.resolve(config.CONSOLE_DIR),
     });
     // Proxied requests bypass express's router (proxiedFirst), not its prototypes: born with them (expressMessages).
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, { express: app.express }), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, { express: app.express, ...slowClientLimits(config) }), (h) => h.close());
     return { name: 'gateway', url: http.url, bootstrap };
   });
 }

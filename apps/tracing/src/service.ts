@@ -2,11 +2,13 @@ import { serviceDataDir } from '@platform/config';
 import { openDatabase as openSqlDatabase } from '@platform/prisma';
 import { runsService } from '@platform/contracts';
 import { startGrpcServer } from '@platform/grpc';
-import { Lifecycle, startHttpServer, type RunningService } from '@platform/http-server';
+import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
 import type { Logger } from '@platform/logging';
+import { defaultWorkspaceLimits } from '@platform/rate-limit';
 import { openPostgresCopySql, openTracingDatabase, prismaIngestSql, TracingProjectsRepository } from '@platform/tracing-data-access';
 import {
   AttachmentLinks,
+  IngestAdmission,
   IngestRuns,
   RunAttachmentsRepository,
   RunQueryRepository,
@@ -41,7 +43,12 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       ? await lifecycle.use('ingest-database', openSqlDatabase({ url: config.DATABASE_URL, dataDir: '' }), (d) => d.close())
       : prismaIngestSql(db.prisma);
     const runs = new RunsRepository(ingestSql);
-    const ingest = new IngestRuns(projects, runs, { maxConcurrentWrites: config.INGEST_CONCURRENCY });
+    const admission = new IngestAdmission({ defaults: defaultWorkspaceLimits(config), replicas: config.RATE_LIMIT_REPLICAS, storedRuns: runs });
+    const ingest = new IngestRuns(projects, runs, {
+      maxConcurrentWrites: config.INGEST_CONCURRENCY,
+      maxQueuedWritesPerWorkspace: config.INGEST_MAX_QUEUED_PER_WORKSPACE,
+      admission,
+    });
 
     // `tracing.v1.Runs/StreamRuns`: what exporters read runs through. On Postgres its NDJSON pages are read by binary
     // COPY on a pool of their own, as bytes (no JS string per run); on PGlite through Prisma.
@@ -75,7 +82,7 @@ export function startTracing(config: TracingConfig, logger: Logger): Promise<Run
       maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
       readiness: { database: () => db.ready() },
     });
-    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT), (h) => h.close());
+    const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, slowClientLimits(config)), (h) => h.close());
     return { name: 'tracing', url: http.url, grpcPort: grpc.port };
   });
 }

@@ -8,6 +8,7 @@ import { exportProgressService, runsService, type RunSpec__Output } from '@platf
 import { createDuckDbParquetWriterFactory, parquetCodec, type Compression } from '@platform/export-parquet';
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { callUnary, createClient } from '@platform/grpc';
+import { testEgress } from '@platform/export-s3/testing';
 import { silentLogger } from '@platform/logging';
 
 export interface WorkerJob {
@@ -90,8 +91,8 @@ function timed(stages: Stages, deps: ExportPartitionDeps): ExportPartitionDeps {
       },
       close: () => deps.parquet.close(),
     },
-    objectStores: (destination) => {
-      const store = deps.objectStores(destination);
+    objectStores: (destination, tenantId) => {
+      const store = deps.objectStores(destination, tenantId);
       return {
         putFile: (key, file, signal) => time('upload', () => store.putFile(key, file, signal)),
         sizeOf: (key, signal) => time('upload', () => store.sizeOf(key, signal)),
@@ -140,7 +141,8 @@ async function run(job: WorkerJob, go: Promise<void>): Promise<WorkerResult> {
   const deps: ExportPartitionDeps & { runs: GrpcRunSource } = {
     progress: new GrpcProgressReporter(progress),
     runs: new GrpcRunSource(tracing, { deadlineMs: 3_600_000 }),
-    objectStores: s3ObjectStores({ logger: silentLogger }),
+    // The bench's S3 (s3rver) listens on loopback: allowed as an operator would allow a local MinIO.
+    objectStores: s3ObjectStores({ logger: silentLogger, egress: testEgress() }),
     parquet,
     logger: silentLogger,
   };

@@ -495,6 +495,8 @@ async function main(): Promise<void> {
         NATS_URL: natsUrl,
         TRACING_GRPC: tracing.grpc,
         EXPORT_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        // The bench's s3rver listens on 127.0.0.1, which only the operator's allowlist opens.
+        EGRESS_ALLOWED_CIDRS: '127.0.0.1/32',
       }),
       silentLogger,
       { partitionQueue: queue },

@@ -40,6 +40,8 @@ export async function startTestAgentServer(
         PORT: '0',
         LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? E2E_FIXTURES,
         LOG_LEVEL: 'silent',
+        // The tests' webhook receivers listen on 127.0.0.1, which only the operator's allowlist opens.
+        EGRESS_ALLOWED_CIDRS: '127.0.0.1/32',
         ...options.env,
       }),
       options.logger ?? silentLogger,

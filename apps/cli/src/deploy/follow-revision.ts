@@ -11,12 +11,14 @@ export interface FollowOptions {
 
 /**
  * Prints a revision's status changes and its build and start log as they come (GET …/revisions/{id} and
- * …/revisions/{id}/logs, paged by the last line seen) until it ends; resolves with the revision as it ended.
+ * …/revisions/{id}/logs, paged by the last line seen) until it ends; resolves with the revision as it ended and the
+ * number of log lines printed.
  */
 export async function followRevision(api: PlatformApi, deploymentId: string, revisionId: string, out: NodeJS.WritableStream, options: FollowOptions = {}) {
   const base = `/v2/deployments/${deploymentId}/revisions/${revisionId}`;
   const started = Date.now();
   let after: string | undefined;
+  let logLines = 0;
   let status = '';
   let lastPrinted = Date.now();
   const elapsed = () => `${Math.round((Date.now() - started) / 1000)}s`;
@@ -26,6 +28,7 @@ export async function followRevision(api: PlatformApi, deploymentId: string, rev
       for (const line of page.logs as { id: string; type: string; level: string; message: string }[]) {
         out.write(`  ${line.type === 'build' ? 'build ' : 'deploy'} | ${line.level === 'ERROR' ? 'ERROR ' : ''}${line.message.replace(/\n$/, '')}\n`);
         after = line.id;
+        logLines++;
         lastPrinted = Date.now();
       }
       if (page.logs.length < 500) return;
@@ -44,7 +47,7 @@ export async function followRevision(api: PlatformApi, deploymentId: string, rev
     }
     if (FINAL(status)) {
       await drainLogs();
-      return revision;
+      return { revision, logLines };
     }
     await sleep(options.intervalMs ?? 1_000);
   }

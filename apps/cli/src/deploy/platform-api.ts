@@ -7,7 +7,8 @@ export class PlatformError extends Error {
     readonly detail: unknown,
     what: string,
   ) {
-    super(`${what}: ${status} ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`);
+    // Status 0: no answer at all (the gateway unreachable); the detail says so.
+    super(`${what}: ${status ? `${status} ` : ''}${typeof detail === 'string' ? detail : JSON.stringify(detail)}`);
   }
 }
 

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { lockDataDir, PARENT_PID_VARIABLE } from '@platform/http-server';
+import { superviseChild } from '../child-lifecycle';
 import { AGENT_SERVER_COMMAND, PLATFORM_ROOT } from '../platform-root';
 import { waitOk } from '../wait-ok';
 import { devBanner } from './dev-banner';
@@ -34,29 +36,19 @@ export function devServerEnv(options: DevOptions, env: NodeJS.ProcessEnv): NodeJ
  * the way a deployment is stopped: SIGTERM, runs handed back). Resolves with the exit code.
  */
 export async function runDevServer(options: DevOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const env = devServerEnv(options, process.env);
+  const env: NodeJS.ProcessEnv = { ...devServerEnv(options, process.env), [PARENT_PID_VARIABLE]: String(process.pid) };
+  // One dev server per project folder: a second would open the same embedded database.
+  const lock = lockDataDir(env.DATA_DIR as string, { url: env.LANGGRAPH_API_URL, command: 'agent-platform dev' });
   const [command, ...args] = AGENT_SERVER_COMMAND;
-  const child = spawn(command, args, { cwd: PLATFORM_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // Its own process group: the terminal's Ctrl-C reaches this process only, which stops the server once (SIGTERM).
+  const child = spawn(command, args, { cwd: PLATFORM_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   let exited: number | undefined;
-  const done = new Promise<number>((resolve) => {
-    child.on('error', (err) => {
-      out.write(`dev: could not start the Agent Server (${command}): ${err.message}\n`);
-      exited = 1;
-      resolve(1);
-    });
-    child.on('exit', (code, signal) => {
-      exited = code ?? (signal ? 1 : 0);
-      resolve(exited);
-    });
-  });
-  const stop = () => child.kill('SIGTERM');
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  child.on('error', (err) => out.write(`dev: could not start the Agent Server (${command}): ${err.message}\n`));
+  const done = superviseChild(child, 'SIGTERM').then((code) => (exited = code));
   if (await waitOk(env.LANGGRAPH_API_URL as string, () => exited !== undefined)) {
     out.write(devBanner(options, env.LANGGRAPH_API_URL as string, env.DATABASE_URL));
   }
   const code = await done;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  lock.release();
   return code;
 }

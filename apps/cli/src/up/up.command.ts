@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { PARENT_PID_VARIABLE } from '@platform/http-server';
+import { superviseChild } from '../child-lifecycle';
 import { parseFlags } from '../parse-flags';
 import { PLATFORM_ROOT } from '../platform-root';
 import { UsageError } from '../usage-error';
@@ -28,15 +30,18 @@ export function parseUpOptions(args: string[], cwd: string): { configPath: strin
   return { configPath, help: flags.help as boolean, rest };
 }
 
-/** Runs the launcher (tools/dev/launch.ts) serving the project until it stops; resolves with its exit code. */
+/**
+ * Runs the launcher (tools/dev/launch.ts, in node with tsx's loader: no wrapper process between) serving the project
+ * until it stops; resolves with its exit code once nothing it started runs any more. It holds the lock on the data
+ * folder (one instance per .agent-platform/) and stops by itself if this process dies.
+ */
 export function runUp(options: { configPath: string; rest: string[] }): Promise<number> {
-  const env = { ...process.env, PLATFORM_PROJECT: options.configPath, DATA_DIR: process.env.DATA_DIR ?? path.join(path.dirname(options.configPath), '.agent-platform') };
-  const child = spawn(path.join(PLATFORM_ROOT, 'node_modules/.bin/tsx'), [path.join(PLATFORM_ROOT, 'tools/dev/launch.ts'), ...options.rest], { cwd: PLATFORM_ROOT, env, stdio: 'inherit' });
-  const stop = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return new Promise((resolve) => {
-    child.on('error', () => resolve(1));
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
+  const env = {
+    ...process.env,
+    PLATFORM_PROJECT: options.configPath,
+    DATA_DIR: process.env.DATA_DIR ?? path.join(path.dirname(options.configPath), '.agent-platform'),
+    [PARENT_PID_VARIABLE]: String(process.pid),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PLATFORM_ROOT, 'tools/dev/launch.ts'), ...options.rest], { cwd: PLATFORM_ROOT, env, stdio: 'inherit', detached: true });
+  return superviseChild(child);
 }

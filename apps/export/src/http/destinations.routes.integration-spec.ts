@@ -17,7 +17,8 @@ const TOKEN = 'FQoGZXIvYXdzEXAMPLESESSIONTOKEN';
 beforeAll(async () => {
   s3 = await startTestS3Server({ buckets: ['exports'] });
   proxy = await startS3FaultProxy(s3.endpoint);
-  svc = await startTestExportService();
+  // This workspace alone may use the platform's own credentials (the tests' process environment).
+  svc = await startTestExportService({ EXPORT_AMBIENT_CREDENTIALS_WORKSPACES: tenant });
 });
 afterEach(() => proxy.setRule(undefined));
 afterAll(async () => {
@@ -96,7 +97,22 @@ describe('POST /api/v1/bulk-exports/destinations', () => {
     expect(proxy.requests[0].path).toMatch(/^\/exports\/exports\/p\/tmp\//);
   });
 
-  it('without a credentials object, uses the SDK default credential chain (here: the environment)', async () => {
+  it("without a credentials object, refuses a workspace the operator did not allow to use the platform's own credentials", async () => {
+    proxy.requests.length = 0;
+    const saved = process.env['AWS_ACCESS_KEY_ID'];
+    process.env['AWS_ACCESS_KEY_ID'] = 'S3RVER';
+    try {
+      const res = await svc.call(randomUUID(), 'POST', '/api/v1/bulk-exports/destinations', destination({ credentials: null }));
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'credentials'], type: 'missing' })]);
+      expect(proxy.requests).toHaveLength(0);
+    } finally {
+      if (saved === undefined) delete process.env['AWS_ACCESS_KEY_ID'];
+      else process.env['AWS_ACCESS_KEY_ID'] = saved;
+    }
+  });
+
+  it('without a credentials object, uses the SDK default credential chain (here: the environment) where the operator allows it', async () => {
     const saved = { id: process.env['AWS_ACCESS_KEY_ID'], secret: process.env['AWS_SECRET_ACCESS_KEY'] };
     process.env['AWS_ACCESS_KEY_ID'] = 'S3RVER';
     process.env['AWS_SECRET_ACCESS_KEY'] = 'from-the-environment';
@@ -134,6 +150,34 @@ describe('POST /api/v1/bulk-exports/destinations', () => {
       expect(res.body.detail).toMatch(/^Failed to validate S3 destination: Invalid endpoint: PutObject failed/);
     } finally {
       await web.close();
+    }
+  });
+
+  it('never repeats the remote error body, nor a connection error', async () => {
+    proxy.setRule(() => ({ kind: 's3-error', code: 'AccessDenied', message: 'arn:aws:iam::123456789012:role/internal at 10.0.0.5' }));
+    const denied = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', destination());
+    expect(denied.body.detail).toBe('Failed to validate S3 destination: Access denied: PutObject failed with AccessDenied (HTTP 403)');
+    proxy.setRule(() => ({ kind: 'drop' }));
+    const dropped = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', destination());
+    const closed = await svc.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', destination({ config: { endpoint_url: 'http://127.0.0.1:9' } }));
+    expect(dropped.status).toBe(400);
+    expect(dropped.body.detail).toBe('Failed to validate S3 destination: Invalid endpoint: PutObject failed: the destination could not be reached');
+    expect(closed.body).toEqual(dropped.body);
+  });
+
+  it('400 naming the rule for an endpoint on 127.0.0.1 when the operator did not allow it, and connects nowhere', async () => {
+    proxy.requests.length = 0;
+    const strict = await startTestExportService({ EGRESS_ALLOWED_CIDRS: '' });
+    try {
+      for (const endpoint of [proxy.endpoint, proxy.endpoint.replace('127.0.0.1', 'localhost'), proxy.endpoint.replace('127.0.0.1', '[::ffff:127.0.0.1]'), proxy.endpoint.replace('127.0.0.1', '2130706433')]) {
+        const res = await strict.call(tenant, 'POST', '/api/v1/bulk-exports/destinations', destination({ config: { endpoint_url: endpoint } }));
+        expect(res.status).toBe(400);
+        expect(res.body.detail).toMatch(/^Failed to validate S3 destination: Invalid endpoint: .* leads to a loopback address \(127\.0\.0\.0\/8[^)]*\): .*\(EGRESS_ALLOWED_CIDRS, EGRESS_ALLOWED_HOSTS\)$/);
+      }
+      expect(proxy.requests).toHaveLength(0);
+      expect((await strict.call(tenant, 'GET', '/api/v1/bulk-exports/destinations')).body).toEqual([]);
+    } finally {
+      await strict.stop();
     }
   });
 

@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { ServiceUnavailableError } from '@platform/errors';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { undeclaredRoutes } from '@platform/openapi';
@@ -54,5 +56,17 @@ describe('the bulk export OpenAPI document', () => {
     expect(body.detail[0]).toMatchObject({ loc: ['query', 'limit'] });
     const created = await request(app).post('/api/v1/bulk-exports/destinations').set(asTenant('t1')).send({}).expect(422);
     expect(created.body.detail[0].loc[0]).toBe('body');
+  });
+
+  it('answers 503 with Retry-After naming the job queue while it is unreachable, before touching any store', async () => {
+    const unreachable = () => {
+      throw new ServiceUnavailableError('job queue (NATS)', { message: 'The job queue (NATS JetStream) is unreachable; reconnecting', retryAfterSeconds: 5 });
+    };
+    // No repositories: the use case must refuse before it reads or writes anything.
+    const down = createExportApp({ exports: { requireJobQueue: unreachable } as never, destinations: {} as never, logger: silentLogger, internalSecret: SECRET });
+    const body = { bulk_export_destination_id: randomUUID(), session_id: randomUUID(), start_time: '2024-05-01T00:00:00Z', end_time: '2024-05-02T00:00:00Z' };
+    const res = await request(down).post('/api/v1/bulk-exports').set(asTenant('t1')).send(body).expect(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toEqual({ detail: expect.stringContaining('NATS') });
   });
 });

@@ -5,19 +5,20 @@ import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
 import { UNDOCUMENTED_ROUTES, undeclaredRoutes } from '@platform/openapi';
 import { createGatewayApp } from '../app';
+import { DEFAULT_WORKSPACE_LIMITS } from '@platform/rate-limit';
 import { SERVICE_DOCS } from './docs.routes';
 import { gatewayOpenApi, gatewayRoutes } from './gateway.api';
 import type { GatewayListener } from './proxied-first';
 
 // The routes are declared with the identity store; it is not used to describe them.
 const deps = { store: {} as never, authenticator: {} as never, internalSecret: 'test-internal-secret-123' };
-const routes = gatewayRoutes({ ...deps, browserSessions: { ttlMs: 1000 } });
+const routes = gatewayRoutes({ ...deps, browserSessions: { ttlMs: 1000 }, defaultLimits: DEFAULT_WORKSPACE_LIMITS });
 const doc = gatewayOpenApi(routes);
 
 describe("the gateway's own OpenAPI document", () => {
   it('validates as OpenAPI 3.1 and describes the admin API, browser sessions and internal calls', async () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
-    expect(Object.keys(doc.paths)).toEqual(['/api/v1/workspaces', '/api/v1/api-keys', '/api/v1/api-keys/{id}', '/api/v1/browser-session', '/internal/v1/service-keys', '/internal/v1/service-keys/{id}']);
+    expect(Object.keys(doc.paths)).toEqual(['/api/v1/workspaces', '/api/v1/api-keys', '/api/v1/api-keys/{id}', '/api/v1/workspaces/{id}/limits', '/api/v1/browser-session', '/internal/v1/service-keys', '/internal/v1/service-keys/{id}']);
     expect(doc.paths['/api/v1/api-keys'].post).toMatchObject({ tags: ['API keys'], responses: { 201: {}, 422: {} } });
   });
 });

@@ -3,18 +3,23 @@ import type { Authenticator, IdentityStore } from '@platform/gateway-identity';
 import { adminRoutes } from './admin.routes';
 import { browserSessionRoutes, type BrowserSessionOptions } from './browser-session.routes';
 import { internalRoutes } from './internal.routes';
+import { workspaceLimitsRoutes } from './workspace-limits.routes';
+import type { WorkspaceLimits } from '@platform/rate-limit';
 
 export interface GatewayApiDeps {
   store: IdentityStore;
   authenticator: Authenticator;
   internalSecret: string;
   browserSessions: BrowserSessionOptions;
+  /** Every workspace's limits but those it sets for itself. */
+  defaultLimits: WorkspaceLimits;
 }
 
 /** The gateway's own routes (admin API, browser sessions, internal calls), declared once. */
 export function gatewayRoutes(deps: GatewayApiDeps): DeclaredRoute[] {
   return [
     ...adminRoutes(deps.store, deps.authenticator),
+    ...workspaceLimitsRoutes(deps.store, deps.authenticator, deps.defaultLimits),
     ...browserSessionRoutes(deps.store, deps.authenticator, deps.browserSessions),
     ...internalRoutes(deps.store, deps.internalSecret),
   ];

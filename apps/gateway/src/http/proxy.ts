@@ -137,8 +137,9 @@ export function proxyTo(options: ProxyOptions): Forward {
     const caller = res.locals.caller as Caller | undefined;
     const locals: ProxyLocals = { target: '' };
     if (match.rule.upstream === 'deployment') {
-      const tenantId = caller?.identity.tenantId;
-      if (!tenantId) throw new InputError('X-Tenant-Id header is required');
+      // An open API description (res.locals.openDocs, no caller) is found by the deployment's id alone.
+      const tenantId = caller ? caller.identity.tenantId : res.locals.openDocs === true ? '' : undefined;
+      if (tenantId === undefined || (caller && !tenantId)) throw new InputError('X-Tenant-Id header is required');
       const resolved = await options.resolveDeployment(match.deploymentId as string, tenantId, String(res.locals.requestId));
       Object.assign(locals, {
         target: nextReplica(resolved, NONE_FAILED, health) ?? resolved.upstreamUrl,

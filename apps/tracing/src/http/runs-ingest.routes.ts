@@ -1,3 +1,4 @@
+import { Transform, type Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { bodyLimitOf, decodeBody, publicBaseUrlOf, readingBody, tenantOf } from '@platform/http-server';
@@ -16,6 +17,7 @@ import {
   type RunReader,
 } from '@platform/tracing-runs';
 import { route, type DeclaredRoute } from '@platform/openapi';
+import { INGEST_LIMITS_HEADER, decodeIngestLimits, type IngestLimits } from '@platform/rate-limit';
 import { accepted, runWithAttachmentsResponse } from './responses.schema';
 
 export interface RunsIngestOptions {
@@ -31,15 +33,37 @@ export interface RunsIngestOptions {
  * A multipart body, decoded from its Content-Encoding (gzip, zstd, ...) and held to the route's limit as it streams;
  * each attachment part to `maxAttachmentBytes`.
  */
-function multipartOf(req: Request, res: Response, maxAttachmentBytes: number) {
+function multipartOf(req: Request, res: Response, maxAttachmentBytes: number, source: Readable = req) {
   const maxBytes = bodyLimitOf(res);
-  const body = decodeBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes });
+  const body = decodeBody(source, req.headers['content-encoding'], req.headers['content-length'], { maxBytes });
   return parseMultipartBatch(body, req.headers['content-type'], { maxPartBytes: maxBytes, maxAttachmentBytes });
 }
 
+/** The request as read, counting its bytes as sent (for a chunked body, whose size no header announces). */
+function counted(req: Request): { source: Readable; bytes: () => number } {
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  req.on('error', (err) => counter.destroy(err));
+  return { source: req.pipe(counter), bytes: () => bytes };
+}
+
+/** The workspace's ingestion limits the gateway sent (it sets the header on every request it signs). */
+const limitsOf = (req: Request): IngestLimits | undefined => decodeIngestLimits(req.headers[INGEST_LIMITS_HEADER]);
+
+/** The body's announced size (0 when chunked: its runs are still counted). */
+const announcedBytes = (req: Request): number => Number(req.headers['content-length']) || 0;
+
 const tags = ['Runs'];
 const runPath = z.object({ runId: z.string().describe('A run id (UUID)') });
-const ingested = { 202: { description: 'Accepted', schema: accepted } };
+const ingested = {
+  202: { description: 'Accepted', schema: accepted },
+  429: { description: "Past the workspace's ingest rate or stored-runs quota; `Retry-After` says when to try again" },
+};
 
 // The multipart parts, for the document: their JSON is validated by the parser with the run and feedback schemas.
 const multipartParts = z
@@ -68,8 +92,19 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       },
       async (_input, req, res) => {
         const tenantId = tenantOf(res);
-        const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes));
-        await ingest.ingest(tenantId, batch);
+        const limits = limitsOf(req);
+        // Refused before its body is read: a flood past the limit costs little more than its headers.
+        const announced = announcedBytes(req);
+        ingest.admitBytes(tenantId, limits, announced);
+        if (announced) {
+          await ingest.ingest(tenantId, await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes)), { limits });
+        } else {
+          // Chunked (the SDK streams its multipart bodies): charged once read, so the workspace's next bodies wait.
+          const body = counted(req);
+          const batch = await readingBody(req, () => multipartOf(req, res, maxAttachmentBytes, body.source));
+          ingest.chargeBytes(tenantId, limits, body.bytes());
+          await ingest.ingest(tenantId, batch, { limits });
+        }
         res.status(202).json({});
       },
     ),
@@ -88,7 +123,9 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       },
       async (_input, req, res) => {
         const tenantId = tenantOf(res);
-        await ingest.ingest(tenantId, batchFromJson(req.body));
+        const limits = limitsOf(req);
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
+        await ingest.ingest(tenantId, batchFromJson(req.body), { limits });
         res.status(202).json({});
       },
     ),
@@ -103,7 +140,9 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       },
       async (_input, req, res) => {
         const tenantId = tenantOf(res);
-        await ingest.ingest(tenantId, createFromJson(req.body));
+        const limits = limitsOf(req);
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
+        await ingest.ingest(tenantId, createFromJson(req.body), { limits });
         res.status(202).json({});
       },
     ),
@@ -120,8 +159,10 @@ export function runsIngestRoutes(options: RunsIngestOptions): DeclaredRoute[] {
       async ({ params }, req, res) => {
         const tenantId = tenantOf(res);
         const id = runIdFromPath(params.runId);
+        const limits = limitsOf(req);
+        ingest.admitBytes(tenantId, limits, announcedBytes(req));
         // An update of a run this workspace never sent is a 404 here; inside batches it may precede its create.
-        await ingest.ingest(tenantId, updateFromJson(id, req.body), { mustExist: [id] });
+        await ingest.ingest(tenantId, updateFromJson(id, req.body), { mustExist: [id], limits });
         res.status(202).json({});
       },
     ),

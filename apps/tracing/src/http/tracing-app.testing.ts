@@ -3,14 +3,14 @@ import type { Express } from 'express';
 import { signIdentity } from '@platform/identity';
 import { silentLogger } from '@platform/logging';
 import { openTracingDatabase, prismaIngestSql, TracingProjectsRepository, type TracingDatabase } from '@platform/tracing-data-access';
-import { AttachmentLinks, IngestRuns, RunAttachmentsRepository, RunQueryRepository, RunsRepository } from '@platform/tracing-runs';
+import { AttachmentLinks, IngestAdmission, IngestRuns, RunAttachmentsRepository, RunQueryRepository, RunsRepository } from '@platform/tracing-runs';
 import { createTracingApp, type TracingBodyLimits } from '../app';
 
 export const TEST_SECRET = 'test-internal-secret-123';
 
 /** The tracing app on in-memory PGlite, as `startTracing` wires it (with small limits for tests: 1 MiB, or as given). */
 export async function startTestTracingApp(
-  options: { bodyLimits?: Partial<TracingBodyLimits>; maxAttachmentBytes?: number } = {},
+  options: { bodyLimits?: Partial<TracingBodyLimits>; maxAttachmentBytes?: number; admission?: (runs: RunsRepository) => IngestAdmission } = {},
 ): Promise<{ app: Express; db: TracingDatabase }> {
   const db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();
@@ -21,7 +21,7 @@ export async function startTestTracingApp(
     logger: silentLogger,
     internalSecret: TEST_SECRET,
     projects,
-    ingest: new IngestRuns(projects, runs),
+    ingest: new IngestRuns(projects, runs, { admission: options.admission?.(runs) }),
     runs,
     queries: new RunQueryRepository(sql),
     attachments: new RunAttachmentsRepository(sql),

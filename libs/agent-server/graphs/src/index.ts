@@ -8,6 +8,7 @@ export {
   type ProjectAuthConfig,
 } from './project/load-langgraph-project';
 export { importExport, platformNodeModules } from './project/graph-module-loader';
+export { missingEnvFileNote } from './project/project-env';
 export { parseGraphSpec, type GraphSpec } from './project/graph-spec';
 export type { HttpConfig } from './project/langgraph-config.schema';
 export type { AssistantGraphSchemas, GraphSchema, JsonSchema } from './introspection/graph-schema';

@@ -4,4 +4,4 @@ export type { RunEnded, RunQueue, RunStart } from './run-queue';
 export { RunSweeper } from './run-sweeper';
 export { createRunQueueRepository, readRunQueueDepth, type RunQueueRepository } from './run-queue.repository';
 export { createRunTracing, type RunTracingOptions } from './run-tracing';
-export { createWebhookSender, isRelativeWebhook } from './run-webhook';
+export { createWebhookSender, isRelativeWebhook, webhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookOptions, type WebhookSender } from './run-webhook';

@@ -1,6 +1,8 @@
 import { isGraphDrained, type BaseCheckpointSaver, type RunControl } from '@langchain/langgraph';
 import { serializeJson, toJsonValue, type AgentGraph, type GraphRegistry } from '@platform/agent-server-graphs';
+import { UnavailableError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import { isDatabaseUnavailable } from '@platform/prisma';
 import { toRun, type RunRecord, type RunStatus } from '@platform/agent-server-run-records';
 import { RunCheckpointer } from './run-checkpointer';
 import { type RunEventRepository, type RunEventLog, type RunStreamHub, StreamMapper } from '@platform/agent-server-run-streams';
@@ -70,6 +72,13 @@ const errorRecord = (err: unknown) => ({
 
 const FINISH_RETRIES_MS = [200, 1_000, 3_000];
 
+/** The database (or another dependency) went away under the run: a `ServiceUnavailableError`, possibly wrapped. */
+function isDependencyDown(err: unknown, depth = 0): boolean {
+  if (err instanceof UnavailableError || isDatabaseUnavailable(err)) return true;
+  const cause = (err as { cause?: unknown } | null | undefined)?.cause;
+  return depth < 5 && cause !== undefined && cause !== err && isDependencyDown(cause, depth + 1);
+}
+
 /**
  * SQLSTATE classes 22 (data exception), 23 (integrity constraint) and 54 (program limit, e.g. a value too large or
  * too deep): the same write would fail the same way.
@@ -128,7 +137,12 @@ export class RunExecutor {
       else if (reason === 'lost') outcome = { kind: 'lost' };
       else if (reason === 'rollback') outcome = { kind: 'rollback' };
       else if (reason === 'interrupt') outcome = await this.cancelledOutcome(run, graph, saver);
-      else {
+      else if (isDependencyDown(err)) {
+        // Not the run's fault: its lease lapses (nothing here renews it) and the sweeper hands it to a replica that
+        // resumes it from its last checkpoint once the database is back.
+        outcome = { kind: 'lost' };
+        this.deps.logger.warn({ err, run_id: run.run_id, attempt: run.attempt }, 'run cut by a database outage; it resumes from its last checkpoint');
+      } else {
         const error = errorRecord(err);
         log.append('error', error);
         outcome = { kind: 'ended', status: 'error', error };

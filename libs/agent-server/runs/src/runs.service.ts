@@ -45,6 +45,7 @@ import {
   createRunTracing,
   type RunTracingOptions,
   createWebhookSender,
+  type WebhookOptions,
   RunWorker,
   type RunQueue,
 } from '@platform/agent-server-run-execution';
@@ -85,8 +86,11 @@ export interface RunServiceDeps {
   apiUrl?: string;
   /** False: a run's `webhook` is never called (langgraph.json `http.disable_webhooks`). Default true. */
   webhooks?: boolean;
-  /** The deployment's own server, for webhooks given as a path (`/custom/webhook`). */
-  loopbackFetch?: typeof fetch;
+  /**
+   * Where webhooks may go (the operator's egress allowlist), the secret they are signed with, and the deployment's
+   * own server for webhooks given as a path (`/custom/webhook`).
+   */
+  webhookOptions?: WebhookOptions;
 }
 
 /** Where a new run goes: a thread (`null`: stateless, on a thread of its own). */
@@ -158,7 +162,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     owner,
     logger,
     tracing: deps.tracing ? createRunTracing(deps.tracing) : undefined,
-    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger, { loopback: deps.loopbackFetch }),
+    webhook: deps.webhooks === false ? undefined : createWebhookSender(logger, deps.webhookOptions),
     apiUrl: deps.apiUrl,
   });
   const sweeper = new RunSweeper({

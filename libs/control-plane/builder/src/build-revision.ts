@@ -8,9 +8,12 @@ import { gitCheckout } from './git-checkout';
 import { readLanggraphConfig } from './langgraph-config';
 import { lockfileInstall } from './lockfile-install';
 import { runCommand } from './run-command';
+import { resolveRepoLocation, type SourceRules } from './source-location';
 
 export interface BuildRequest {
   repoUrl: string;
+  /** The deployment's workspace: its own uploads are allowed to it, no one else's. */
+  tenantId?: string;
   ref: string;
   commitSha?: string;
   token?: string;
@@ -49,6 +52,8 @@ export interface BuilderOptions {
   platformRoot: string;
   timeoutMs: number;
   defaultInstallCommand: string;
+  /** Where sources may come from: checked again here, at fetch time, and the canonical location is what is fetched. */
+  sources?: SourceRules;
 }
 
 /** Build environment: no control-plane secrets, only what the tools need. */
@@ -68,7 +73,7 @@ export class Builder {
     const started = Date.now();
     const remaining = () => Math.max(1_000, this.options.timeoutMs - (Date.now() - started));
     const commitSha = await gitCheckout({
-      repoUrl: request.repoUrl,
+      repoUrl: this.fetchFrom(request),
       ref: request.ref,
       commitSha: request.commitSha,
       token: request.token,
@@ -96,6 +101,14 @@ export class Builder {
       installReason,
       packages: this.checkPackages(config.projectDir, request),
     };
+  }
+
+  /** The canonical location of the source (a real path or a normalised URL), when the rules allow it. */
+  private fetchFrom(request: BuildRequest): string {
+    if (!this.options.sources) return request.repoUrl;
+    const location = resolveRepoLocation(request.repoUrl, this.options.sources, request.tenantId);
+    if (!location) throw new BuildError('repo_url is not a repository location this control plane allows');
+    return location.kind === 'local' ? location.path : location.url;
   }
 
   private async planInstall(projectDir: string, given?: string): Promise<{ command?: string; reason: string }> {

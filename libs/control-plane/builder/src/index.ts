@@ -6,4 +6,5 @@ export * from './dependencies';
 export * from './failure-excerpt';
 export * from './lockfile-install';
 export { runCommand, tail, type CommandOptions, type CommandResult } from './run-command';
-export { storeSourceUpload, uploadsPrefix, type SourceUpload, type StoredSource } from './source-upload';
+export { resolveRepoLocation, pathWithin, type RepoLocation, type SourceRules } from './source-location';
+export { storeSourceUpload, type SourceUpload, type StoredSource } from './source-upload';

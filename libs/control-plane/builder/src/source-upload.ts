@@ -37,11 +37,6 @@ interface UploadFailure {
   broken?: Promise<never>;
 }
 
-/** Where a tenant's uploads live: a deployment may use a repository only under its own tenant's directory. */
-export function uploadsPrefix(root: string, tenantId: string): string {
-  return `${pathToFileURL(path.join(path.resolve(root), tenantId)).href}/`;
-}
-
 function run(command: string, args: string[], cwd: string, input?: Readable, broken?: Promise<never>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });

@@ -1,12 +1,11 @@
+import { resolveRepoLocation, type SourceRules } from '@platform/control-plane-builder';
 import { ValidationError, type ValidationIssue } from '@platform/errors';
 
-/** What the operator allows deployments to use. */
-export interface DeploymentRules {
-  /** `repo_url` must start with one of these (e.g. `https://github.com/`); `*` allows any. */
-  allowedRepoUrls: string[];
-  /** The prefix of a tenant's uploaded sources (`POST /v2/sources/{name}`): always allowed to that tenant alone. */
-  uploadsUrl?: (tenantId: string) => string;
-}
+/**
+ * What the operator allows deployments to use: `allowedRepoUrls` (`GIT_ALLOWED_URLS`, prefixes of the canonical URL or
+ * path at segment boundaries), a tenant's own uploads under `uploadsRoot` (no one else's), never `protectedPaths`.
+ */
+export type DeploymentRules = SourceRules;
 
 /** Variables the platform sets on every Agent Server; a secret may not replace them. */
 export const RESERVED_SECRET_NAMES = new Set([
@@ -21,12 +20,14 @@ export const RESERVED_SECRET_NAMES = new Set([
   'DEPLOYMENT_KEY',
   'DEPLOYMENT_KEYS_PREVIOUS',
   'LANGGRAPH_CONFIG_PATH',
+  // The operator's egress allowlist: a deployment may not widen where its webhooks go.
+  'EGRESS_ALLOWED_CIDRS',
+  'EGRESS_ALLOWED_HOSTS',
 ]);
 
+/** Whether `url`, decoded and canonicalized (see resolveRepoLocation), is a source `tenantId` may deploy. */
 export function repoUrlAllowed(url: string, rules: DeploymentRules, tenantId?: string): boolean {
-  if (url.startsWith('-')) return false;
-  if (tenantId && rules.uploadsUrl && url.startsWith(rules.uploadsUrl(tenantId)) && !url.includes('/../')) return true;
-  return rules.allowedRepoUrls.some((prefix) => prefix === '*' || url.startsWith(prefix));
+  return resolveRepoLocation(url, rules, tenantId) !== undefined;
 }
 
 /** Collects field problems and throws them together as one 422. */

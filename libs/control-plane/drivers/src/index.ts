@@ -3,6 +3,7 @@ export * from './local/local-driver';
 export { probeOk } from './local/health';
 export { isAlive, isOurInstance } from './local/process-tools';
 export * from './databases/deployment-databases';
+export { closeToPublic, databaseOf, derivedPassword, dropOwnedDatabase, ensureOwnedDatabase, exactly, startsWith } from './databases/postgres-roles';
 export * from './tracing/tracing-keys';
 export * from './kubernetes/kubernetes-driver';
 export * from './kubernetes/manifests';

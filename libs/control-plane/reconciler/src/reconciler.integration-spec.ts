@@ -123,6 +123,8 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     await client.connect();
     const left = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
     for (const { datname } of left.rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    const roles = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname LIKE $1', [`${prefix}%`]);
+    for (const { rolname } of roles.rows) await client.query(`DROP ROLE IF EXISTS "${rolname}"`);
     await client.end();
     fs.rmSync(work, { recursive: true, force: true });
   });
@@ -144,7 +146,10 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     // The pod's own key, never the platform's secret.
     expect(secret?.data.INTERNAL_SECRET).toBeUndefined();
     expect(Buffer.from(secret?.data.DEPLOYMENT_KEY, 'base64').toString()).toBe(deploymentKey('internal-secret-0123456789', first.deployment.id));
-    expect(Buffer.from(secret?.data.DATABASE_URL, 'base64').toString()).toContain(`/${prefix}${first.deployment.id.replaceAll('-', '')}`);
+    // The deployment connects as its own role, to its own database.
+    const own = `${prefix}${first.deployment.id.replaceAll('-', '')}`;
+    const databaseUrl = new URL(Buffer.from(secret?.data.DATABASE_URL, 'base64').toString());
+    expect([databaseUrl.username, databaseUrl.pathname]).toEqual([own, `/${own}`]);
 
     await leader.stop();
     await waitFor(() => follower.isLeader, (yes) => yes, 10_000);
@@ -236,8 +241,49 @@ describeWithService('DATABASE_URL', 'Postgres (reconciler replicas)')('Reconcile
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [`${prefix}${deployment.id.replaceAll('-', '')}`]);
+    const role = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [`${prefix}${deployment.id.replaceAll('-', '')}`]);
+    await client.end();
+    expect([found.rowCount, role.rowCount]).toEqual([0, 0]);
+    expect(await opened[0].prisma.revision.count({ where: { deploymentId: deployment.id } })).toBe(0);
+  });
+
+  it('gives a deployment made before database roles (its location the admin URL) a role of its own on its next deploy', async () => {
+    const { deployment, revision: first } = await create('legacy');
+    await waitFor(() => revision(first.id), (r) => r.status === 'DEPLOYED');
+    const own = `${prefix}${deployment.id.replaceAll('-', '')}`;
+    // As the control plane recorded it before roles: the admin's URL on the deployment's database.
+    const legacy = new URL(process.env.DATABASE_URL as string);
+    legacy.pathname = `/${own}`;
+    await opened[0].prisma.deployment.update({ where: { id: deployment.id }, data: { database: box.seal(JSON.stringify({ kind: 'postgres', url: legacy.toString() })) } });
+
+    const { revision: second } = await ctx.store.addRevision(deployment.id, { sourceConfig: {}, sourceRevisionConfig: { image_uri: 'ghcr.io/acme/agent:7' } });
+    ctx.notify?.();
+    await waitFor(() => revision(second.id), (r) => r.status === 'DEPLOYED');
+    const stored = JSON.parse(box.open((await opened[0].prisma.deployment.findUniqueOrThrow({ where: { id: deployment.id } })).database as string)) as { url: string };
+    expect(new URL(stored.url).username).toBe(own);
+    const secret = api.object('secrets', 'agents', `agent-${deployment.id}-env`);
+    expect(Buffer.from(secret?.data.DATABASE_URL, 'base64').toString()).toBe(stored.url);
+    const client = new pg.Client({ connectionString: stored.url });
+    await client.connect();
+    const [me] = (await client.query('SELECT current_user AS u, current_database() AS d')).rows;
+    await client.end();
+    expect(me).toEqual({ u: own, d: own });
+  });
+
+  it('drops what a provisioning cut off before its record made when the deployment is deleted', async () => {
+    for (const r of running.splice(0)) await r.stop();
+    // A deployment deleted after its database and role were made but before its location was recorded.
+    const row = await opened[0].prisma.deployment.create({
+      data: { tenantId: randomUUID(), name: 'cut-off', source: 'external_docker', sourceConfig: {}, sourceRevisionConfig: {}, status: 'AWAITING_DELETE' },
+    });
+    const own = `${prefix}${row.id.replaceAll('-', '')}`;
+    await new PostgresDeploymentDatabases(process.env.DATABASE_URL as string, prefix).provision(row.id);
+    await replica('replica-e');
+    await waitFor(() => opened[0].prisma.deployment.count({ where: { id: row.id } }), (n) => n === 0);
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1 UNION ALL SELECT 1 FROM pg_roles WHERE rolname = $1', [own]);
     await client.end();
     expect(found.rowCount).toBe(0);
-    expect(await opened[0].prisma.revision.count({ where: { deploymentId: deployment.id } })).toBe(0);
   });
 });

@@ -228,7 +228,8 @@ export class Reconciler {
     const namespace = (deployment.sourceConfig.listener_config as { k8s_namespace?: string } | undefined)?.k8s_namespace;
     this.store.assertLeader();
     await driver.destroy(deployment.id, namespace);
-    if (deployment.database) await databases.drop(JSON.parse(box.open(deployment.database)) as DatabaseLocation);
+    // Without a recorded location, what a cut-off provisioning may have made is dropped all the same.
+    await databases.drop(deployment.id, deployment.database ? (JSON.parse(box.open(deployment.database)) as DatabaseLocation) : undefined);
     if (tracingKeys && deployment.tracingKeyId && deployment.organizationId) {
       await tracingKeys
         .revoke({ tenantId: deployment.tenantId, organizationId: deployment.organizationId }, deployment.tracingKeyId)

@@ -17,6 +17,13 @@ import { agentServerEnv } from './deployment-env';
 import type { ReconcilerDeps } from './reconciler-deps';
 import type { Semaphore } from './semaphore';
 
+/** Drops the build copy's folder from the paths in a text: `<checkout>/src/agent.ts` reads `src/agent.ts`. */
+export function relativeTo(dir: string | undefined): (text: string) => string {
+  if (!dir) return (text) => text;
+  const prefix = `${path.resolve(dir)}${path.sep}`;
+  return (text) => text.replaceAll(prefix, '');
+}
+
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
@@ -148,10 +155,13 @@ export class RevisionSteps {
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     const log = this.logWriter(rev, 'build');
     const started = Date.now();
+    // Paths in what the user reads are the project's (`src/agent.ts:1:5`), not the build copy's.
+    const inProject = relativeTo(this.buildDir(deployment.id, rev.id));
     try {
       const token = integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined;
       const result = await this.deps.builder.build({
         repoUrl: str(rev.sourceConfig.repo_url) as string,
+        tenantId: deployment.tenantId,
         ref: str(src.repo_ref) as string,
         commitSha: str(src.repo_commit_sha),
         token,
@@ -162,7 +172,7 @@ export class RevisionSteps {
         signal,
         log: (text) => {
           fs.appendFileSync(logFile, text);
-          log?.write(text);
+          log?.write(inProject(text));
         },
       });
       log?.line(`Build finished: commit ${result.commitSha}`);
@@ -182,7 +192,7 @@ export class RevisionSteps {
     } catch (err) {
       if (signal.aborted) await this.afterAbort(signal, move, 'BUILDING', 'AWAITING_BUILD');
       else {
-        const message = err instanceof BuildError ? err.message : `Build failed: ${(err as Error).message}`;
+        const message = inProject(err instanceof BuildError ? err.message : `Build failed: ${(err as Error).message}`);
         if (!(err instanceof BuildError)) this.deps.logger.error({ err, revision_id: rev.id }, 'build failed unexpectedly');
         log?.line(message, 'ERROR');
         await move(['BUILDING'], 'BUILD_FAILED', { statusMessage: message });
@@ -195,8 +205,9 @@ export class RevisionSteps {
 
   private async deploy(deployment: DeploymentRecord, rev: Revision, signal: AbortSignal, move: Mover): Promise<void> {
     const log = this.logWriter(rev, 'deploy');
+    const inProject = relativeTo(rev.artifact?.checkoutDir);
     try {
-      const spec = { ...(await this.specFor(deployment, rev)), log: log && ((text: string) => log.write(text)) };
+      const spec = { ...(await this.specFor(deployment, rev)), log: log && ((text: string) => log.write(inProject(text))) };
       const started = Date.now();
       this.store.assertLeader();
       log?.line(`Starting the Agent Server of revision ${rev.id} (${this.deps.driver.kind} driver)`);
@@ -212,7 +223,7 @@ export class RevisionSteps {
     } catch (err) {
       if (err instanceof LeaseLostError) throw err;
       if (signal.aborted) return this.afterAbort(signal, move, 'DEPLOYING', 'AWAITING_DEPLOY');
-      const message = err instanceof DeployError ? err.message : `Deploy failed: ${(err as Error).message}`;
+      const message = inProject(err instanceof DeployError ? err.message : `Deploy failed: ${(err as Error).message}`);
       if (!(err instanceof DeployError)) this.deps.logger.error({ err, revision_id: rev.id }, 'deploy failed unexpectedly');
       log?.line(message.split('\n')[0], 'ERROR');
       await move(['DEPLOYING'], 'DEPLOY_FAILED', { statusMessage: message });
@@ -229,7 +240,7 @@ export class RevisionSteps {
   /** What the driver needs to run `rev`: the artifact, the environment (secrets decrypted), resources. */
   async specFor(deployment: DeploymentRecord, rev: Revision): Promise<DeploySpec> {
     const { box, options } = this.deps;
-    const database = JSON.parse(box.open(deployment.database as string)) as DatabaseLocation;
+    const database = await this.ownDatabase(deployment);
     const secrets = Object.fromEntries((await this.store.sealedSecrets(deployment.id)).map((s) => [s.name, box.open(s.sealed)]));
     const integrationId = str(rev.sourceConfig.integration_id);
     const artifact = rev.artifact ?? {};
@@ -261,6 +272,23 @@ export class RevisionSteps {
     };
   }
 
+  /**
+   * The deployment's database location; one recorded before deployments had database roles of their own (its URL
+   * names the operator's admin) is given its role first and recorded, so the server about to start connects as it.
+   * A run cut off before the record keeps the old location, and the next start does it again with a new password.
+   */
+  private async ownDatabase(deployment: DeploymentRecord): Promise<DatabaseLocation> {
+    const { box, databases } = this.deps;
+    // The stored record, not the caller's copy: a copy from before an earlier upgrade would upgrade again.
+    const sealed = (await this.store.deployment(deployment.id))?.database ?? deployment.database;
+    const location = JSON.parse(box.open(sealed as string)) as DatabaseLocation;
+    const isolated = await databases.isolate(deployment.id, location);
+    if (!isolated) return location;
+    await this.store.updateDeployment(deployment.id, { database: box.seal(JSON.stringify(isolated)) });
+    this.deps.logger.info({ deployment_id: deployment.id }, 'deployment database given a role of its own');
+    return isolated;
+  }
+
   /** A checkout missing on disk (a fresh work directory) is fetched again at its recorded commit. */
   async ensureCheckout(deployment: DeploymentRecord, rev: Revision): Promise<void> {
     const configPath = rev.artifact?.configPath;
@@ -268,6 +296,7 @@ export class RevisionSteps {
     const integrationId = str(rev.sourceConfig.integration_id);
     await this.deps.builder.build({
       repoUrl: str(rev.sourceConfig.repo_url) as string,
+      tenantId: deployment.tenantId,
       ref: str(rev.sourceRevisionConfig.repo_ref) as string,
       commitSha: str(rev.sourceRevisionConfig.repo_commit_sha),
       token: integrationId ? ((await this.deps.integrationToken?.(deployment.tenantId, integrationId)) ?? undefined) : undefined,

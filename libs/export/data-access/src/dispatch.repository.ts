@@ -22,7 +22,10 @@ const DISPATCH_LOCK_NAMESPACE = 48_151;
 export class DispatchRepository {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly settings: Pick<ExportSettings, 'maxRunningExportsPerWorkspace' | 'maxRunningRunsPerExport' | 'republishAfterMs' | 'redispatchAfterMs'>,
+    private readonly settings: Pick<
+      ExportSettings,
+      'maxRunningExportsPerWorkspace' | 'maxRunningRunsPerExport' | 'maxQueuedRunsPerWorkspace' | 'republishAfterMs' | 'redispatchAfterMs'
+    >,
   ) {}
 
   /** Workspaces with exports waiting for or holding capacity. */
@@ -34,10 +37,11 @@ export class DispatchRepository {
 
   /**
    * Admits Created exports while the workspace has fewer than the maximum Running, then marks Created runs of its
-   * Running exports dispatched while each export has fewer than the maximum Running runs. Returns the jobs to publish.
+   * Running exports dispatched while each export has fewer than the maximum Running runs and the workspace fewer
+   * than the maximum waiting for a worker (its exports' runs taken in turn). Returns the jobs to publish.
    */
   async dispatchWorkspace(tenantId: string, now: Date): Promise<PartitionJob[]> {
-    const { maxRunningExportsPerWorkspace: maxExports, maxRunningRunsPerExport: maxRuns } = this.settings;
+    const { maxRunningExportsPerWorkspace: maxExports, maxRunningRunsPerExport: maxRuns, maxQueuedRunsPerWorkspace: maxQueued } = this.settings;
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${DISPATCH_LOCK_NAMESPACE}::int, hashtext(${tenantId}))) AS l`;
       await tx.$executeRaw`
@@ -47,21 +51,27 @@ export class DispatchRepository {
           ORDER BY created_at, id
           LIMIT GREATEST(${maxExports}::int - (SELECT count(*) FROM bulk_exports WHERE tenant_id = ${tenantId}::uuid AND status = 'Running'), 0)
         )`;
+      // Runs dispatched but not yet started by a worker are this workspace's jobs waiting in the shared queue.
       const rows = await tx.$queryRaw<JobRow[]>`
         WITH cap AS (
-          SELECT e.id AS export_id,
+          SELECT e.id AS export_id, e.created_at AS export_created_at,
                  ${maxRuns}::int - (SELECT count(*) FROM bulk_export_runs r WHERE r.bulk_export_id = e.id AND r.status = 'Running') AS free
           FROM bulk_exports e WHERE e.tenant_id = ${tenantId}::uuid AND e.status = 'Running'
+        ), queued AS (
+          SELECT count(*) AS n FROM bulk_export_runs r JOIN cap ON cap.export_id = r.bulk_export_id
+          WHERE r.status = 'Running' AND r.dispatched_at IS NOT NULL AND r.attempt_started_at IS NULL
         ), ranked AS (
-          SELECT r.id, row_number() OVER (PARTITION BY r.bulk_export_id ORDER BY r.start_time, r.id) AS rn, cap.free
+          SELECT r.id, row_number() OVER (PARTITION BY r.bulk_export_id ORDER BY r.start_time, r.id) AS rn, cap.free, cap.export_created_at
           FROM bulk_export_runs r JOIN cap ON cap.export_id = r.bulk_export_id
           WHERE r.status = 'Created'
+        ), turns AS (
+          SELECT id, row_number() OVER (ORDER BY rn, export_created_at, id) AS turn FROM ranked WHERE rn <= free
         )
         UPDATE bulk_export_runs u
         SET status = 'Running', dispatched_at = ${now}::timestamptz, published_at = NULL, next_attempt_at = NULL,
             dispatch_seq = u.dispatch_seq + 1, updated_at = ${now}::timestamptz
-        FROM ranked
-        WHERE u.id = ranked.id AND ranked.rn <= ranked.free AND u.status = 'Created'
+        FROM turns
+        WHERE u.id = turns.id AND turns.turn <= ${maxQueued}::int - (SELECT n FROM queued) AND u.status = 'Created'
         RETURNING u.id::text AS id, u.bulk_export_id::text AS bulk_export_id, u.tenant_id::text AS tenant_id, u.dispatch_seq`;
       return rows.map(toJob);
     }, TX_OPTIONS);

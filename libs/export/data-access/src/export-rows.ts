@@ -11,12 +11,21 @@ export function toExport({ bulkExportDestinationId, status, ...row }: ExportRow)
   return { ...row, status: status as ExportStatus, destinationId: bulkExportDestinationId };
 }
 
+/**
+ * A run's status as users see it: `Running` holds a capacity slot from dispatch on, but the run reads `Created`
+ * until a worker takes its first attempt (its job may wait in the shared queue).
+ */
+function runStatus(row: RunRow): ExportStatus {
+  const waiting = row.status === 'Running' && row.attemptStartedAt === null && row.attempt === 0 && Object.keys((row.errors ?? {}) as object).length === 0;
+  return waiting ? 'Created' : (row.status as ExportStatus);
+}
+
 export function toRun(row: RunRow): ExportRun {
   return {
     id: row.id,
     bulkExportId: row.bulkExportId,
     tenantId: row.tenantId,
-    status: row.status as ExportStatus,
+    status: runStatus(row),
     startTime: row.startTime,
     endTime: row.endTime,
     attempt: row.attempt,

@@ -4,6 +4,11 @@ export interface ExportSettings {
   maxRunningExportsPerWorkspace: number;
   /** Runs (partitions) of one export that may be Running at once (45). */
   maxRunningRunsPerExport: number;
+  /**
+   * Runs of one workspace published and waiting for a worker at once (16): the job queue is shared, first come first
+   * served, so this bounds how many of another workspace's jobs a workspace's next job can wait behind.
+   */
+  maxQueuedRunsPerWorkspace: number;
   /** Retries per run after its first attempt (20). */
   maxRetries: number;
   /** Fixed delay before a failed run is dispatched again (30 s). */
@@ -23,6 +28,7 @@ export interface ExportSettings {
 export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
   maxRunningExportsPerWorkspace: 15,
   maxRunningRunsPerExport: 45,
+  maxQueuedRunsPerWorkspace: 16,
   maxRetries: 20,
   retryDelayMs: 30_000,
   runTimeoutMs: 4 * 3_600_000,

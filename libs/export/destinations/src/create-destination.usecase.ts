@@ -7,7 +7,7 @@ import { type DestinationsDeps, normalizeCredentials, validateWrite } from './de
 /** Creates a destination after a real test write into `<prefix>/tmp/`. */
 export async function createDestination(deps: DestinationsDeps, tenantId: string, req: CreateDestinationRequest): Promise<Destination> {
   const credentials = normalizeCredentials(req.credentials);
-  if (!credentials && !deps.allowAmbientCredentials) {
+  if (!credentials && !deps.ambientCredentials(tenantId)) {
     throw ValidationError.at(['body', 'credentials'], 'Field required', 'missing');
   }
   const config: DestinationConfig = {
@@ -19,7 +19,7 @@ export async function createDestination(deps: DestinationsDeps, tenantId: string
     include_bucket_in_prefix: req.config.include_bucket_in_prefix,
     config_kwargs_s3: req.config.config_kwargs_s3 ?? null,
   };
-  await validateWrite(deps, connectionOf(config, credentials));
+  await validateWrite(deps, tenantId, connectionOf(config, credentials));
   return deps.destinations.create({
     id: randomUUID(),
     tenantId,

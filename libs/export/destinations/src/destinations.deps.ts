@@ -1,12 +1,15 @@
 import type { DestinationsRepository } from '@platform/export-data-access';
+import type { EgressPolicy } from '@platform/egress';
 import { checkDestination, type S3Credentials, type S3DestinationConnection } from '@platform/export-s3';
 import { InputError } from '@platform/errors';
 import type { CreateDestinationRequest } from './destination.schema';
 
 export interface DestinationsDeps {
   destinations: DestinationsRepository;
-  /** Self-hosted: a destination without `credentials` uses the SDK's default credential chain. */
-  allowAmbientCredentials: boolean;
+  /** Where a destination's endpoint may be (the operator's egress allowlist); the test write connects through it. */
+  egress: EgressPolicy;
+  /** Whether the workspace may create a destination without `credentials` (the platform's own, ambient ones). */
+  ambientCredentials: (tenantId: string) => boolean;
   checkTimeoutMs?: number;
 }
 
@@ -19,7 +22,7 @@ export function normalizeCredentials(c: CreateDestinationRequest['credentials'])
   };
 }
 
-export async function validateWrite(deps: DestinationsDeps, connection: S3DestinationConnection): Promise<void> {
-  const result = await checkDestination(connection, deps.checkTimeoutMs);
+export async function validateWrite(deps: DestinationsDeps, tenantId: string, connection: S3DestinationConnection): Promise<void> {
+  const result = await checkDestination(connection, { egress: deps.egress, ambientCredentials: deps.ambientCredentials(tenantId), timeoutMs: deps.checkTimeoutMs });
   if (!result.ok) throw new InputError(`Failed to validate S3 destination: ${result.error.message}`);
 }

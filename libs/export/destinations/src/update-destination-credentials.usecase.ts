@@ -13,7 +13,7 @@ export async function updateDestinationCredentials(
 ): Promise<Destination> {
   const existing = await getDestination(deps, tenantId, id);
   const credentials = normalizeCredentials(req.credentials) as S3Credentials;
-  await validateWrite(deps, connectionOf(existing.config, credentials));
+  await validateWrite(deps, tenantId, connectionOf(existing.config, credentials));
   return deps.destinations.updateCredentials(existing.id, {
     credentials,
     credentialsKeys: credentialsKeysOf(credentials),

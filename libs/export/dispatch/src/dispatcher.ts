@@ -1,4 +1,5 @@
 import { exportPartitionQueue } from '@platform/contracts';
+import { UnavailableError } from '@platform/errors';
 import type { JobBus, QueueDefinition } from '@platform/job-bus';
 import type { Logger } from '@platform/logging';
 import type { Clock, DispatchRepository, PartitionJob } from '@platform/export-data-access';
@@ -28,6 +29,8 @@ async function publishAll(deps: DispatcherDeps, jobs: PartitionJob[]): Promise<n
     } catch (err) {
       // Left unconfirmed: the next ticks publish it again under the same message id.
       deps.logger.warn({ err, runId: job.runId, exportId: job.exportId }, 'export dispatcher: publish failed; will retry');
+      // The job queue is unreachable: the rest would fail too (each after a timeout); the next tick tries again.
+      if (err instanceof UnavailableError) break;
     }
   }
   await deps.repository.confirmPublished(published, deps.clock());

@@ -5,6 +5,7 @@ import type { ExportsDeps } from './exports.deps';
 
 /** Creates a one-off export (split into one run per UTC day) or a schedule (`interval_hours`). */
 export async function createExport(deps: ExportsDeps, tenantId: string, req: CreateExportRequest): Promise<BulkExport> {
+  deps.requireJobQueue?.();
   const destination = await deps.destinations.find(tenantId, req.bulk_export_destination_id);
   if (!destination) throw new NotFoundError(`Bulk export destination ${req.bulk_export_destination_id} not found`);
   const fields = req.export_fields ? [...new Set(req.export_fields)] : [];

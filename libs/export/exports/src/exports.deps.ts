@@ -9,4 +9,6 @@ export interface ExportsDeps {
   clock: Clock;
   /** Told when an export is created or cancelled, so the dispatcher can act now rather than at its next tick. */
   workAvailable?: () => void;
+  /** Throws `ServiceUnavailableError` while the job queue is unreachable: an export created then could not run. */
+  requireJobQueue?: () => void;
 }

@@ -55,7 +55,7 @@ export async function exportPartition(deps: ExportPartitionDeps, job: PartitionJ
   const checkpoint = await call('GetRunCheckpoint', () => deps.progress.checkpoint(job)).catch(gone);
   if ('status' in checkpoint) return checkpoint;
   if (!checkpoint.continueRun || !checkpoint.spec) return { status: 'skipped' };
-  const store = deps.objectStores(checkpoint.spec.destination);
+  const store = deps.objectStores(checkpoint.spec.destination, checkpoint.spec.tenantId);
   try {
     return await new PartitionExport(deps, job, checkpoint, checkpoint.spec, store, options).run();
   } finally {

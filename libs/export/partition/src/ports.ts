@@ -68,4 +68,5 @@ export interface ObjectStore {
   close(): void;
 }
 
-export type ObjectStoreFactory = (destination: S3DestinationConnection) => ObjectStore;
+/** The store of a destination, for the workspace `tenantId` (which decides whether ambient credentials may be used). */
+export type ObjectStoreFactory = (destination: S3DestinationConnection, tenantId: string) => ObjectStore;

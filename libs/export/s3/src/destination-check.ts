@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { createS3Client, objectKey, type S3DestinationConnection } from './s3-client';
+import { createS3Client, objectKey, type S3ClientOptions, type S3DestinationConnection } from './s3-client';
 import { describeS3Error, type S3ErrorDescription } from './s3-errors';
 
 export type DestinationCheckResult =
@@ -12,10 +12,13 @@ const BODY = 'Bulk export destination check. Safe to delete.\n';
 /**
  * Proves write access with a real test write under `<prefix>/tmp/`: PutObject, then HeadObject to verify
  * the size when read is allowed, then DeleteObject when delete is allowed (otherwise the file stays).
- * Only write is required; denied read or delete is not a failure.
+ * Only write is required; denied read or delete is not a failure. Connections go only where `options.egress` allows.
  */
-export async function checkDestination(destination: S3DestinationConnection, timeoutMs = 15_000): Promise<DestinationCheckResult> {
-  const client = createS3Client(destination, { maxAttempts: 1, requestTimeoutMs: timeoutMs });
+export async function checkDestination(
+  destination: S3DestinationConnection,
+  options: Pick<S3ClientOptions, 'egress' | 'ambientCredentials'> & { timeoutMs?: number },
+): Promise<DestinationCheckResult> {
+  const client = createS3Client(destination, { ...options, maxAttempts: 1, requestTimeoutMs: options.timeoutMs ?? 15_000 });
   const key = objectKey(destination, 'tmp', `bulk-export-check-${randomUUID()}.txt`);
   const bucket = destination.bucket_name;
   try {

@@ -1,4 +1,5 @@
-import { createS3Client, objectKey, objectKeyPrefix } from './s3-client';
+import { EgressPolicy } from '@platform/egress';
+import { AmbientCredentialsRefusedError, createS3Client, objectKey, objectKeyPrefix } from './s3-client';
 import { describeS3Error } from './s3-errors';
 
 describe('objectKeyPrefix', () => {
@@ -20,10 +21,11 @@ describe('objectKeyPrefix', () => {
 });
 
 describe('createS3Client', () => {
+  const egress = new EgressPolicy();
   it('uses path style for custom endpoints under auto, virtual for AWS', async () => {
-    const custom = createS3Client({ bucket_name: 'b', prefix: '', endpoint_url: 'http://127.0.0.1:1' });
-    const aws = createS3Client({ bucket_name: 'b', prefix: '', region: 'eu-west-1' });
-    const forcedVirtual = createS3Client({ bucket_name: 'b', prefix: '', endpoint_url: 'http://x', addressing_style: 'virtual' });
+    const custom = createS3Client({ bucket_name: 'b', prefix: '', endpoint_url: 'http://127.0.0.1:1' }, { egress });
+    const aws = createS3Client({ bucket_name: 'b', prefix: '', region: 'eu-west-1' }, { egress });
+    const forcedVirtual = createS3Client({ bucket_name: 'b', prefix: '', endpoint_url: 'http://x', addressing_style: 'virtual' }, { egress });
     expect(custom.config.forcePathStyle).toBe(true);
     expect(aws.config.forcePathStyle).toBe(false);
     expect(forcedVirtual.config.forcePathStyle).toBe(false);
@@ -35,8 +37,25 @@ describe('createS3Client', () => {
       bucket_name: 'b',
       prefix: '',
       credentials: { access_key_id: 'AK', secret_access_key: 'SK', session_token: 'ST' },
-    });
+    }, { egress });
     expect(await client.config.credentials()).toMatchObject({ accessKeyId: 'AK', secretAccessKey: 'SK', sessionToken: 'ST' });
+  });
+
+  it("refuses the platform's own credentials unless allowed", async () => {
+    const refused = createS3Client({ bucket_name: 'b', prefix: '' }, { egress });
+    await expect(refused.config.credentials()).rejects.toBeInstanceOf(AmbientCredentialsRefusedError);
+    // Allowed: the SDK's default chain, whose first link is the environment.
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AMBIENT', AWS_SECRET_ACCESS_KEY: 'AMBIENT-SECRET' });
+    try {
+      const allowed = createS3Client({ bucket_name: 'b', prefix: '' }, { egress, ambientCredentials: true });
+      expect(await allowed.config.credentials()).toMatchObject({ accessKeyId: 'AMBIENT', secretAccessKey: 'AMBIENT-SECRET' });
+    } finally {
+      for (const [key, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
   });
 });
 
@@ -56,6 +75,30 @@ describe('describeS3Error', () => {
     for (const [name, status] of [['InternalError', 500], ['SlowDown', 503], ['RequestTimeout', 400]] as const) {
       expect(describeS3Error('UploadPart', sdkError(name, status))).toMatchObject({ kind: 'other', destinationError: false });
     }
+  });
+
+  it('never repeats what the remote said, nor an unknown code', () => {
+    const xml = sdkError('AccessDenied', 403, { message: 'secret internal detail from the body' });
+    expect(describeS3Error('PutObject', xml).message).toBe('Access denied: PutObject failed with AccessDenied (HTTP 403)');
+    const odd = sdkError('X-Internal-Service-Says-Hi', 400, { message: 'hello from 10.0.0.5' });
+    expect(describeS3Error('PutObject', odd)).toMatchObject({ code: 'UnexpectedResponse', message: 'PutObject failed: the destination answered an error (HTTP 400)' });
+  });
+
+  it('says the same about every connection failure (refused, reset, timed out, unresolved)', () => {
+    const messages = [
+      'AWS SDK error wrapper for Error: connect ECONNREFUSED 10.0.0.5:6379',
+      'AWS SDK error wrapper for Error: read ECONNRESET',
+      'AWS SDK error wrapper for Error: connect ETIMEDOUT 10.0.0.5:22',
+      'AWS SDK error wrapper for Error: getaddrinfo ENOTFOUND x.invalid',
+    ].map((m) => describeS3Error('PutObject', new Error(m)));
+    for (const d of messages) expect(d).toMatchObject({ code: 'Unreachable', message: 'Invalid endpoint: PutObject failed: the destination could not be reached' });
+  });
+
+  it('names an egress refusal and the ambient-credentials refusal', () => {
+    const wrapped = Object.assign(new Error('wrapper'), { cause: new EgressPolicy().refusal('127.0.0.1') });
+    expect(describeS3Error('PutObject', wrapped)).toMatchObject({ kind: 'invalid_endpoint', code: 'EgressRefused', destinationError: true });
+    expect(describeS3Error('PutObject', wrapped).message).toMatch(/^Invalid endpoint: 127\.0\.0\.1 leads to a loopback address \(127\.0\.0\.0\/8\)/);
+    expect(describeS3Error('PutObject', new AmbientCredentialsRefusedError())).toMatchObject({ kind: 'access_denied', code: 'AmbientCredentialsRefused' });
   });
 
   it('names a bodyless 403 on HEAD as Forbidden / access denied', () => {

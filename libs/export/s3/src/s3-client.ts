@@ -1,4 +1,5 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { egressAgents, type EgressPolicy } from '@platform/egress';
 
 /** How a client reaches an S3 (or S3-compatible) destination bucket. */
 export interface S3DestinationConnection {
@@ -18,6 +19,13 @@ export interface S3Credentials {
 }
 
 export interface S3ClientOptions {
+  /** Which addresses the client may connect to: every connection (endpoint or AWS) goes through its agents. */
+  egress: EgressPolicy;
+  /**
+   * Whether a destination without `credentials` may use the SDK's default chain (the platform's own environment,
+   * shared files, instance/container roles). Default false: such a client fails every call with AccessDenied.
+   */
+  ambientCredentials?: boolean;
   /** Per-request socket timeout in ms (default 60 s). */
   requestTimeoutMs?: number;
   /** Attempts the SDK makes per call (default 3). Destination checks use 1 so a bad endpoint fails fast. */
@@ -33,17 +41,28 @@ function usePathStyle(destination: S3DestinationConnection): boolean {
   return Boolean(destination.endpoint_url);
 }
 
+/** A destination without credentials, where the operator did not allow the platform's own (ambient) ones. */
+export class AmbientCredentialsRefusedError extends Error {
+  readonly code = 'AmbientCredentialsRefused';
+  constructor() {
+    super("credentials are required: this workspace may not use the platform's own credentials (EXPORT_AMBIENT_CREDENTIALS_WORKSPACES)");
+    this.name = 'AmbientCredentialsRefusedError';
+  }
+}
+
 /**
- * An SDK client for the destination. Without `credentials` the SDK's default provider chain
- * (environment, shared files, web identity, container/instance roles) is used.
+ * An SDK client for the destination, connecting only where `options.egress` allows. Without `credentials` the
+ * SDK's default provider chain (environment, shared files, web identity, container/instance roles) is used when
+ * `options.ambientCredentials` says so, and every call fails otherwise.
  */
-export function createS3Client(destination: S3DestinationConnection, options: S3ClientOptions = {}): S3Client {
+export function createS3Client(destination: S3DestinationConnection, options: S3ClientOptions): S3Client {
+  const { httpAgent, httpsAgent } = egressAgents(options.egress, { keepAlive: true, maxSockets: 50 });
   const config: S3ClientConfig = {
     // S3-compatible stores ignore the region but SigV4 still needs one.
     region: destination.region || 'us-east-1',
     forcePathStyle: usePathStyle(destination),
     maxAttempts: options.maxAttempts ?? 3,
-    requestHandler: { requestTimeout: options.requestTimeoutMs ?? 60_000, connectionTimeout: 10_000 },
+    requestHandler: { requestTimeout: options.requestTimeoutMs ?? 60_000, connectionTimeout: 10_000, httpAgent, httpsAgent },
     // Newer SDKs add CRC32 checksums to every upload; several S3-compatible stores reject them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -55,6 +74,8 @@ export function createS3Client(destination: S3DestinationConnection, options: S3
       secretAccessKey: destination.credentials.secret_access_key,
       ...(destination.credentials.session_token ? { sessionToken: destination.credentials.session_token } : {}),
     };
+  } else if (!options.ambientCredentials) {
+    config.credentials = () => Promise.reject(new AmbientCredentialsRefusedError());
   }
   return new S3Client(config);
 }

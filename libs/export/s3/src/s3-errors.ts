@@ -5,12 +5,15 @@ export interface S3ErrorDescription {
   kind: S3ErrorKind;
   /** The S3 operation that failed (PutObject, DeleteObject, ...). */
   operation: string;
-  /** The S3 error code (`AccessDenied`, `NoSuchBucket`, ...), or the network/SDK error name. */
+  /**
+   * The S3 error code when it is a known one (`AccessDenied`, `NoSuchBucket`, ...); otherwise `Unreachable` (no
+   * answer), `NotS3`, `UnexpectedResponse`, `EgressRefused` or `AmbientCredentialsRefused`.
+   */
   code: string;
   httpStatus?: number;
   /** True for the four destination conditions: retrying will not help, the destination must be fixed. */
   destinationError: boolean;
-  /** e.g. `Access denied: PutObject failed with AccessDenied (HTTP 403): Access Denied` */
+  /** e.g. `Access denied: PutObject failed with AccessDenied (HTTP 403)`: never the remote body nor a raw network error. */
   message: string;
 }
 
@@ -75,9 +78,54 @@ function looksLikeNonS3Response(err: SdkError, code: string): boolean {
   return /deserializ|char '.' is not expected|non-whitespace before first tag/i.test(err.message ?? '') || code === 'SyntaxError';
 }
 
-/** Maps an SDK error from `operation` to the spec's destination conditions, naming operation and code. */
+// Codes S3 (and S3-compatible stores) answer that the platform names back; any other code a server sends is not
+// repeated (it could be anything a server chose to say).
+const KNOWN_CODES = new Set([
+  ...Object.keys(BY_CODE),
+  'InternalError',
+  'ServiceUnavailable',
+  'SlowDown',
+  'RequestTimeout',
+  'RequestTimeTooSkewed',
+  'NoSuchKey',
+  'NoSuchUpload',
+  'InvalidPart',
+  'InvalidPartOrder',
+  'EntityTooSmall',
+  'EntityTooLarge',
+  'BadDigest',
+  'InvalidDigest',
+  'MalformedXML',
+  'InvalidArgument',
+  'InvalidRequest',
+  'PreconditionFailed',
+  'MissingContentLength',
+  'OperationAborted',
+  ...Object.values(HTTP_NAMES),
+]);
+
+function cause(err: SdkError, name: string): (SdkError & Error) | undefined {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as SdkError).cause, depth++) {
+    if ((e as Error).name === name) return e as SdkError & Error;
+  }
+  return undefined;
+}
+
+/**
+ * Maps an SDK error from `operation` to the spec's destination conditions, naming the operation and, when S3 named
+ * one from the known list, its code. Nothing the remote end said (an error body, a non-S3 page) and no raw connection
+ * error (refused, reset, timed out: the difference would make the platform a port scanner) reaches the message.
+ */
 export function describeS3Error(operation: string, error: unknown): S3ErrorDescription {
   const err: SdkError = (error && typeof error === 'object' ? error : { message: String(error) }) as SdkError;
+  const refused = cause(err, 'EgressRefusedError');
+  if (refused) {
+    return { kind: 'invalid_endpoint', operation, code: 'EgressRefused', destinationError: true, message: `Invalid endpoint: ${refused.message}` };
+  }
+  const ambient = cause(err, 'AmbientCredentialsRefusedError');
+  if (ambient) {
+    return { kind: 'access_denied', operation, code: 'AmbientCredentialsRefused', destinationError: true, message: `Access denied: ${ambient.message}` };
+  }
   const httpStatus = err.$metadata?.httpStatusCode ?? err.$response?.statusCode;
   const network = httpStatus === undefined ? networkCode(err) : undefined;
   let code = network ?? errorCode(err);
@@ -89,15 +137,24 @@ export function describeS3Error(operation: string, error: unknown): S3ErrorDescr
   // HEAD answers carry no body, so a denied HeadObject arrives as a bare 403 the SDK calls "Unknown"/"Forbidden".
   if (kind === 'other' && httpStatus === 403) kind = 'access_denied';
   if (kind === 'other' && httpStatus === 404 && operation === 'HeadBucket') kind = 'invalid_bucket';
-  const detail = (err.message ?? '').replace(/^AWS SDK error wrapper for /, '').split('\n')[0].slice(0, 300);
   const status = httpStatus ? ` (HTTP ${httpStatus})` : '';
-  const what = `${operation} failed with ${code}${status}${detail && detail !== code ? `: ${detail}` : ''}`;
+  let what: string;
+  if (httpStatus === undefined) {
+    code = 'Unreachable';
+    what = `${operation} failed: the destination could not be reached`;
+  } else if (kind === 'invalid_endpoint' || !KNOWN_CODES.has(code)) {
+    code = kind === 'invalid_endpoint' ? 'NotS3' : 'UnexpectedResponse';
+    what = `${operation} failed: the destination answered an error${status}${kind === 'invalid_endpoint' ? ' that is not an S3 answer' : ''}`;
+  } else {
+    what = `${operation} failed with ${code}${status}`;
+  }
   return {
     kind,
     operation,
     code,
     ...(httpStatus ? { httpStatus } : {}),
     destinationError: kind !== 'other',
-    message: kind === 'other' ? what : `${CONDITIONS[kind as Exclude<S3ErrorKind, 'other'>]}: ${what}`,
+    // No answer at all reads the same whatever the reason (refused, reset, timed out), transient or not.
+    message: kind === 'other' && httpStatus !== undefined ? what : `${CONDITIONS[kind === 'other' ? 'invalid_endpoint' : kind]}: ${what}`,
   };
 }

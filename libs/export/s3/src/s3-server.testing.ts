@@ -7,7 +7,17 @@ import { request as httpRequest, createServer, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EgressPolicy } from '@platform/egress';
 import type { S3DestinationConnection } from './s3-client';
+
+/**
+ * s3rver and the fault proxies listen on 127.0.0.1, which the platform refuses to connect to unless the operator
+ * allows it: tests allow exactly that address, as an operator would allow a self-hosted MinIO's.
+ */
+export const TEST_EGRESS_ENV = { EGRESS_ALLOWED_CIDRS: '127.0.0.1/32' } as const;
+
+/** The egress policy of `TEST_EGRESS_ENV`, for code under test that takes a policy rather than a config. */
+export const testEgress = (): EgressPolicy => new EgressPolicy({ allowedCidrs: [TEST_EGRESS_ENV.EGRESS_ALLOWED_CIDRS] });
 
 /** s3rver's built-in account. */
 export const TEST_S3_CREDENTIALS = { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' } as const;

@@ -1,8 +1,9 @@
 import { ConflictError } from '@platform/errors';
 import { mapPrismaError } from '@platform/prisma';
+import type { WorkspaceLimitOverrides } from '@platform/rate-limit';
 import type { PrismaClient } from './generated/prisma/client';
 import { IDENTITY_CHANGES_CHANNEL, type ApiKeyRecord, type BrowserSession, type IdentityChange, type NewApiKey, type NewBrowserSession, type Organization, type Workspace } from './identity';
-import { toApiKey, toBrowserSession } from './identity-rows';
+import { toApiKey, toBrowserSession, toWorkspace } from './identity-rows';
 
 function rethrow(conflict: string, notFound?: string) {
   return (err: unknown): never => {
@@ -36,7 +37,7 @@ export class IdentityRepository {
         const organization = await tx.organization.create({ data: { name: organizationName } });
         const workspace = await tx.workspace.create({ data: { organizationId: organization.id, name: workspaceName } });
         await tx.apiKey.create({ data: { ...key, organizationId: organization.id, workspaceId: null } });
-        return { organization, workspace };
+        return { organization, workspace: toWorkspace(workspace) };
       });
     } catch (err) {
       const mapped = mapPrismaError(err);
@@ -54,15 +55,27 @@ export class IdentityRepository {
     const [workspace] = await this.prisma
       .$transaction([this.prisma.workspace.create({ data: { organizationId, name } }), this.announce({ kind: 'workspaces', organizationId })])
       .catch(rethrow('A workspace with this name already exists'));
-    return workspace;
+    return toWorkspace(workspace);
   }
 
-  findWorkspace(id: string): Promise<Workspace | null> {
-    return this.prisma.workspace.findUnique({ where: { id } });
+  async findWorkspace(id: string): Promise<Workspace | null> {
+    const row = await this.prisma.workspace.findUnique({ where: { id } });
+    return row && toWorkspace(row);
   }
 
-  listWorkspaces(organizationId: string): Promise<Workspace[]> {
-    return this.prisma.workspace.findMany({ where: { organizationId }, ...orderByCreation });
+  async listWorkspaces(organizationId: string): Promise<Workspace[]> {
+    return (await this.prisma.workspace.findMany({ where: { organizationId }, ...orderByCreation })).map(toWorkspace);
+  }
+
+  /** Replaces the workspace's own limits; every replica drops its cached copy (the organization's workspaces). */
+  async setWorkspaceLimits(id: string, limits: WorkspaceLimitOverrides): Promise<Workspace> {
+    return this.prisma
+      .$transaction(async (tx) => {
+        const row = await tx.workspace.update({ where: { id }, data: { limits } });
+        await tx.$executeRaw`SELECT pg_notify(${IDENTITY_CHANGES_CHANNEL}, ${JSON.stringify({ kind: 'workspaces', organizationId: row.organizationId } satisfies IdentityChange)})`;
+        return toWorkspace(row);
+      })
+      .catch(rethrow('Workspace conflict', 'Workspace not found'));
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {

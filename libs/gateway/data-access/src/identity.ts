@@ -1,3 +1,4 @@
+import type { WorkspaceLimitOverrides } from '@platform/rate-limit';
 /** Organization, workspace, API key and browser session as the gateway's domain sees them (the identity repository's records). */
 export interface Organization {
   id: string;
@@ -10,6 +11,8 @@ export interface Workspace {
   organizationId: string;
   name: string;
   createdAt: Date;
+  /** The workspace's own rate limits and quota (the defaults hold where a field is absent). */
+  limits: WorkspaceLimitOverrides;
 }
 
 export type ApiKeyRole = 'admin' | 'member';

@@ -1,3 +1,4 @@
+import type { WorkspaceLimitOverrides } from '@platform/rate-limit';
 import type { BrowserSession, NewBrowserSession } from './browser-session';
 import type { IdentityChange, IdentityChangeFeed } from './identity-changes';
 import type { ApiKeyRecord, IdentityStore, NewApiKey, Organization, Workspace } from './identity.store';
@@ -92,7 +93,9 @@ export class CachingIdentityStore implements IdentityStore {
     } else if (change.kind === 'session') {
       this.sessions.deleteWhere((session) => session.id === change.id);
     } else {
+      // A new workspace, or one whose limits changed.
       this.workspaceLists.delete(change.organizationId);
+      this.workspaces.deleteWhere((workspace) => workspace.organizationId === change.organizationId);
     }
   }
 
@@ -125,6 +128,12 @@ export class CachingIdentityStore implements IdentityStore {
   async createWorkspace(organizationId: string, name: string): Promise<Workspace> {
     const workspace = await this.inner.createWorkspace(organizationId, name);
     this.apply({ kind: 'workspaces', organizationId });
+    return workspace;
+  }
+
+  async setWorkspaceLimits(id: string, limits: WorkspaceLimitOverrides): Promise<Workspace> {
+    const workspace = await this.inner.setWorkspaceLimits(id, limits);
+    this.apply({ kind: 'workspaces', organizationId: workspace.organizationId });
     return workspace;
   }
 

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord, NewApiKey, Organization, Workspace } from '@platform/gateway-data-access';
+import type { WorkspaceLimitOverrides } from '@platform/rate-limit';
 import type { BrowserSessionStore } from './browser-session';
 
 // The records live with their repository in the data-access lib; the domain names them from here.
@@ -22,6 +23,8 @@ export interface IdentityStore extends BrowserSessionStore {
   createWorkspace(organizationId: string, name: string): Promise<Workspace>;
   findWorkspace(id: string): Promise<Workspace | null>;
   listWorkspaces(organizationId: string): Promise<Workspace[]>;
+  /** Replaces the workspace's own limits (NotFoundError when it is gone). */
+  setWorkspaceLimits(id: string, limits: WorkspaceLimitOverrides): Promise<Workspace>;
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   findApiKey(id: string): Promise<ApiKeyRecord | null>;

@@ -18,3 +18,4 @@ export type { SignedIn } from './browser-sessions.deps';
 export * from './browser-session-json';
 export * from './identity-changes';
 export * from './caching-identity.store';
+export * from './workspace-limits.usecase';

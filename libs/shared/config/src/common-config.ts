@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { flag, logLevel, port, url } from './env-types';
+import { duration, flag, logLevel, port, url } from './env-types';
 
 /**
  * Variables every service reads: where it listens, how it logs, the secret that signs identity between the
@@ -21,6 +21,13 @@ export const commonServiceEnv = (defaults: { httpPort: number; grpcPort?: number
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),
   /** Root of the embedded (PGlite) databases when DATABASE_URL is unset: `<DATA_DIR>/<service>`; `memory://` keeps them in memory. */
   DATA_DIR: z.string().default('.data'),
+  /** Longest a client may take to send a request's headers (`30s`, `500ms`): 408 and the connection closed beyond. */
+  HTTP_HEADERS_TIMEOUT: duration(30_000),
+  /**
+   * Longest pause between the bytes of a request body: 408 and the connection closed beyond (`0`: none). An upload that
+   * keeps coming is never cut, however long it takes; responses (SSE streams) are not limited.
+   */
+  HTTP_BODY_IDLE_TIMEOUT: duration(30_000),
 });
 
 /**
@@ -32,8 +39,21 @@ export const migrateOnStart = () => flag(false);
 /** `DATABASE_URL`: this service's Postgres database (a postgres:// URL); unset, embedded PGlite under DATA_DIR. */
 export const databaseUrl = () => url(['postgres:', 'postgresql:']).optional();
 
-/** `NATS_URL`: the NATS server (JetStream) of the export job queue; unset, the in-process bus (one process only). */
-export const natsUrl = () => url(['nats:', 'tls:', 'ws:', 'wss:']).optional();
+const NATS_PROTOCOLS = ['nats:', 'tls:', 'ws:', 'wss:'];
+
+/**
+ * `NATS_URL`: the NATS server (JetStream) of the export job queue, or a comma-separated list of seeds of one cluster
+ * (`nats://nats-0:4222,nats://nats-1:4222,nats://nats-2:4222`): the client connects to any and learns the rest.
+ * Unset, the in-process bus (one process only).
+ */
+export const natsUrl = () =>
+  z
+    .string()
+    .refine((v) => {
+      const seeds = v.split(',').map((s) => s.trim());
+      return seeds.every((seed) => url(NATS_PROTOCOLS).safeParse(seed).success);
+    }, `must be a ${NATS_PROTOCOLS.join(' or ')} URL, or a comma-separated list of them`)
+    .optional();
 
 /** `NATS_STREAM_REPLICAS`: copies of each JetStream stream (1 on one server; 3 on a 3-node cluster). */
 export const natsStreamReplicas = () => z.coerce.number().int().min(1).max(5).default(1);

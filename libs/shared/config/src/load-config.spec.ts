@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './load-config';
 import { duration, flag, parseDuration, port, url } from './env-types';
-import { commonServiceEnv, databaseUrl } from './common-config';
+import { commonServiceEnv, databaseUrl, natsUrl } from './common-config';
 
 const schema = z.object({
   PORT: port(8080),
@@ -24,6 +24,15 @@ describe('loadConfig', () => {
       TIMEOUT: '4h',
     });
     expect(config).toMatchObject({ PORT: 9000, DEBUG: true, DATABASE_URL: 'postgres://u@127.0.0.1:5432/db', TIMEOUT: 14_400_000 });
+  });
+
+  it('takes NATS_URL as one server or a comma-separated list of a cluster\'s seeds', () => {
+    const nats = z.object({ NATS_URL: natsUrl() });
+    const seeds = 'nats://nats-0:4222, nats://nats-1:4222,tls://nats-2:4222';
+    expect(loadConfig(nats, { NATS_URL: 'nats://127.0.0.1:4222' }).NATS_URL).toBe('nats://127.0.0.1:4222');
+    expect(loadConfig(nats, { NATS_URL: seeds }).NATS_URL).toBe(seeds);
+    expect(() => loadConfig(nats, { NATS_URL: 'nats://a:4222,http://b:4222' })).toThrow(/NATS_URL: must be a nats: or tls: or ws: or wss: URL, or a comma-separated list/);
+    expect(() => loadConfig(nats, { NATS_URL: 'nats://a:4222,,nats://b:4222' })).toThrow(/NATS_URL/);
   });
 
   it('names a bad secret without its value', () => {

@@ -10,6 +10,7 @@ import {
   NotFoundError,
   NotImplementedError,
   TooManyRequestsError,
+  ServiceUnavailableError,
   UnavailableError,
   ValidationError,
   errorFromGrpcStatus,
@@ -34,7 +35,26 @@ const cases = [
 
 describe('HTTP mapping', () => {
   it.each(cases)('%p → %d with {"detail": message}', (err, status) => {
-    expect(toHttpError(err)).toEqual({ status, body: { detail: err.message }, internal: status === 504 });
+    expect(toHttpError(err)).toMatchObject({ status, body: { detail: err.message }, internal: status === 504 });
+  });
+
+  it('answers a dependency outage 503 naming the dependency, with a Retry-After, and gRPC UNAVAILABLE', () => {
+    const err = new ServiceUnavailableError('database', { cause: new Error('connect ECONNREFUSED'), retryAfterSeconds: 2 });
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err.code).toBe('unavailable');
+    expect(toHttpError(err)).toEqual({ status: 503, body: { detail: 'database unavailable' }, internal: false, retryAfterSeconds: 2, headers: { 'Retry-After': '2' } });
+    expect(toGrpcStatus(err)).toEqual({ code: GrpcCode.UNAVAILABLE, details: 'database unavailable', internal: false });
+    expect(toHttpError(errorFromGrpcStatus(GrpcCode.UNAVAILABLE, 'database unavailable'))).toMatchObject({ status: 503, retryAfterSeconds: 1 });
+  });
+
+  it('answers a 429 that knows when to come back with Retry-After in whole seconds (at least 1)', () => {
+    expect(toHttpError(new TooManyRequestsError('slow down', { retryAfterSeconds: 2.2 }))).toEqual({
+      status: 429,
+      body: { detail: 'slow down' },
+      internal: false,
+      headers: { 'Retry-After': '3' },
+    });
+    expect(toHttpError(new TooManyRequestsError('slow down', { retryAfterSeconds: 0.01 })).headers).toEqual({ 'Retry-After': '1' });
   });
 
   it('renders validation errors in the FastAPI shape', () => {

@@ -1,4 +1,4 @@
-import { InternalError, PlatformError, isPlatformError, type ErrorCode } from './platform-errors';
+import { InternalError, PlatformError, TooManyRequestsError, UnavailableError, isPlatformError, type ErrorCode } from './platform-errors';
 import { createError } from './create-error';
 import { ValidationError, type ValidationIssue } from './validation-error';
 
@@ -22,6 +22,10 @@ export interface HttpErrorResponse {
   body: { detail: string | ValidationIssue[] };
   /** The error is ours (5xx): log it with its stack; the body says nothing of it. */
   internal: boolean;
+  /** Seconds for a `Retry-After` header (a 503: the dependency may be back by then; a 429: the limit allows more then). */
+  retryAfterSeconds?: number;
+  /** Headers the answer carries (`Retry-After` of a 429 or a 503). */
+  headers?: Record<string, string>;
 }
 
 /** Renders any thrown value as `{"detail": ...}` with its status; unknown errors become an opaque 500. */
@@ -29,9 +33,16 @@ export function toHttpError(err: unknown): HttpErrorResponse {
   if (err instanceof ValidationError) {
     return { status: 422, body: { detail: err.issues }, internal: false };
   }
+  if (err instanceof TooManyRequestsError && err.retryAfterSeconds !== undefined) {
+    return { status: 429, body: { detail: err.message }, internal: false, headers: { 'Retry-After': String(err.retryAfterSeconds) } };
+  }
   if (isPlatformError(err) && !(err instanceof InternalError)) {
     const status = HTTP_STATUS[err.code];
-    return { status, body: { detail: err.message }, internal: status >= 500 && err.code !== 'unavailable' && err.code !== 'not_implemented' };
+    const internal = status >= 500 && err.code !== 'unavailable' && err.code !== 'not_implemented';
+    if (err instanceof UnavailableError && err.retryAfterSeconds !== undefined) {
+      return { status, body: { detail: err.message }, internal, retryAfterSeconds: err.retryAfterSeconds, headers: { 'Retry-After': String(err.retryAfterSeconds) } };
+    }
+    return { status, body: { detail: err.message }, internal };
   }
   return { status: 500, body: { detail: 'Internal Server Error' }, internal: true };
 }

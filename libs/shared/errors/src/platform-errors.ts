@@ -46,14 +46,39 @@ export class ConflictError extends PlatformError {
   readonly code = 'conflict';
 }
 
-/** A limit was reached; try again later (429). */
+/** A limit was reached; try again later (429, with `Retry-After` in whole seconds when known). */
 export class TooManyRequestsError extends PlatformError {
   readonly code = 'too_many_requests';
+  /** When the caller may try again, in whole seconds (at least 1); answered as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options);
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+  }
 }
 
 /** A dependency is down or the service is shutting down (503). */
 export class UnavailableError extends PlatformError {
   readonly code = 'unavailable';
+  /** How long a caller should wait before trying again (HTTP `Retry-After`). */
+  readonly retryAfterSeconds: number = 1;
+}
+
+/**
+ * A dependency this request needs (the database, the job bus…) cannot be reached right now: a lost or refused
+ * connection, a server restarting. Retryable: the same request may succeed once the dependency is back. Its
+ * message names the dependency (`"database unavailable"`); transports map it as every `unavailable` error (503
+ * with `Retry-After`, gRPC UNAVAILABLE).
+ */
+export class ServiceUnavailableError extends UnavailableError {
+  /** The dependency that is down, e.g. `database`. */
+  readonly dependency: string;
+  override readonly retryAfterSeconds: number;
+  constructor(dependency: string, options?: { cause?: unknown; retryAfterSeconds?: number; message?: string }) {
+    super(options?.message ?? `${dependency} unavailable`, options);
+    this.dependency = dependency;
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 1;
+  }
 }
 
 /** A call ran past its deadline (504). */

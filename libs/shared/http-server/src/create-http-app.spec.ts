@@ -50,6 +50,14 @@ describe('createHttpApp', () => {
     await request(build(false)).get('/ready').expect(503, { ready: false, checks: { db: false } });
   });
 
+  it('fails /ok (liveness) only while a component says it is wedged, naming it', async () => {
+    let busAlive = true;
+    const app = createHttpApp({ service: 'svc', logger: silentLogger, liveness: { bus: () => busAlive, db: () => true }, routes: () => undefined }).app;
+    await request(app).get('/ok').expect(200, { ok: true });
+    busAlive = false;
+    await request(app).get('/ok').expect(503, { ok: false, wedged: ['bus'] });
+  });
+
   it('refuses requests without a valid gateway signature', async () => {
     const app = build();
     const res = await request(app).get('/whoami').set('x-tenant-id', 'tenant-1').expect(401);

@@ -11,11 +11,18 @@ import { trustedIdentity } from './trusted-identity.middleware';
 /** A named dependency check for `/ready`; resolves true when the dependency is usable. */
 export type ReadinessCheck = () => Promise<boolean>;
 
+/**
+ * A named check for `/ok`: false only when a component is wedged beyond healing (e.g. a NATS connection closed for
+ * good), so a liveness probe restarts the process. An outage it will heal from is `/ready`'s business, not this.
+ */
+export type LivenessCheck = () => boolean;
+
 export interface HttpAppOptions {
   service: string;
   logger: Logger;
   metrics?: ServiceMetrics;
   readiness?: Record<string, ReadinessCheck>;
+  liveness?: Record<string, LivenessCheck>;
   /**
    * Require the gateway's signed identity on every route but the probes (and `publicPaths`).
    * The gateway itself passes `undefined`: it is where identity is established. With `deploymentId` (an Agent
@@ -71,7 +78,9 @@ export function createHttpApp(options: HttpAppOptions): { app: Express; metrics:
   }
 
   app.get('/ok', (_req, res) => {
-    res.json({ ok: true });
+    const failed = Object.entries(options.liveness ?? {}).filter(([, check]) => !check());
+    if (!failed.length) return void res.json({ ok: true });
+    res.status(503).json({ ok: false, wedged: failed.map(([name]) => name) });
   });
   app.get('/ready', async (_req, res) => {
     const entries = Object.entries(options.readiness ?? {});

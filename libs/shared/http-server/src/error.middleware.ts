@@ -30,6 +30,11 @@ export function malformedRequest(err: unknown): (InputError & { status?: number 
   return Object.assign(new InputError(message), { status });
 }
 
+function errorCause(err: unknown): string | undefined {
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error ? cause.message : undefined;
+}
+
 /** `404 {"detail": "Not Found"}` for any path no route took. */
 export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json({ detail: 'Not Found' });
@@ -43,10 +48,13 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const malformed = malformedRequest(err);
   const mapped: unknown = malformed ?? err;
-  const { status, body, internal } = toHttpError(mapped);
+  const { status, body, internal, headers } = toHttpError(mapped);
   const overrideStatus = (mapped as { status?: unknown }).status;
   const { logger } = res.locals as RequestContext;
   if (internal) logger.error({ err, method: req.method, path: req.originalUrl }, 'request failed');
   else if (malformed) logger.warn({ reason: malformed.message, method: req.method, path: req.originalUrl }, 'malformed request refused');
+  else if (status === 503) logger.warn({ reason: body.detail, cause: errorCause(err), method: req.method, path: req.originalUrl }, 'dependency unavailable');
+  // A 503 (the dependency may be back) or a 429 (the limit allows more): the caller may try again after Retry-After.
+  if (headers) res.set(headers);
   res.status(typeof overrideStatus === 'number' ? overrideStatus : status).json(body);
 };

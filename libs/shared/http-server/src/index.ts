@@ -15,3 +15,7 @@ export { jsonBody, readingBody, JsonBodyError } from './json-body.middleware';
 export * from './run-service';
 export { freePort } from './free-port';
 export * from './public-base-url';
+export { MAX_JSON_DEPTH, InvalidUtf8Error, checkUtf8, checkJsonDepth, invalidUtf8Offset, jsonDepthOverflow, parseJsonBytes } from './json-bytes';
+export { DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from './slow-clients';
+export * from './process-tree';
+export * from './data-lock';

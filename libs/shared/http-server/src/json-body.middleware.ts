@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ValidationError } from '@platform/errors';
 import { bodyLimitOf, MiB } from './body-limits';
+import { checkUtf8, jsonDepthOverflow, tooDeepReason } from './json-bytes';
 import { UnsupportedEncodingError, readBody } from './request-body';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -21,13 +22,18 @@ function checkCharset(req: Request): void {
   }
 }
 
-// As express.json() in strict mode: only an object or an array is a request body.
-function parseStrict(text: string): unknown {
+// As express.json() in strict mode: only an object or an array is a request body. Checked as parseJsonBytes has it
+// (well-formed UTF-8, nested no deeper than MAX_JSON_DEPTH) before JSON.parse sees it.
+function parseStrict(raw: Buffer): unknown {
+  checkUtf8(raw);
+  const text = raw.toString('utf8');
   // The first character that is not white space (`\s` is the set trim() removes), without copying the text.
   const at = text.search(/\S/);
   if (at === -1) return {};
   const first = text[at];
   if (first !== '{' && first !== '[') throw new JsonBodyError(`expected an object or an array, got ${JSON.stringify(text.trim().slice(0, 20))}`);
+  const tooDeep = jsonDepthOverflow(raw);
+  if (tooDeep !== -1) throw new JsonBodyError(tooDeepReason(tooDeep));
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -80,7 +86,7 @@ export function jsonBody(): RequestHandler {
         checkCharset(req);
         return readBody(req, req.headers['content-encoding'], req.headers['content-length'], { maxBytes: bodyLimitOf(res) });
       });
-      req.body = parseStrict(raw.toString('utf8'));
+      req.body = parseStrict(raw);
       next();
     } catch (err) {
       next(err);

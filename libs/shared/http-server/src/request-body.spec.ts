@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { ValidationError } from '@platform/errors';
-import { PayloadTooLargeError, RequestBodyError, UnsupportedEncodingError, decodeBody, parseJson, readAll, readBody } from './request-body';
+import { PayloadTooLargeError, RequestBodyError, UnsupportedEncodingError, decodeBody, readAll, readBody } from './request-body';
 
 const TEXT = 'hello zstd, hello zstd, hello zstd! {"a": [1,2,3]}\n'.repeat(20);
 // `zstd -19` of TEXT: a real compressed frame (the raw frames of zstdRawFrame skip the entropy decoder).
@@ -83,17 +82,5 @@ describe('readBody', () => {
     closed.write('{"a": ');
     closed.destroy();
     await expect(unfinished).rejects.toThrow(RequestBodyError);
-  });
-});
-
-describe('parseJson', () => {
-  it('answers json_invalid at the given location', () => {
-    expect(parseJson('{"a": 1}')).toEqual({ a: 1 });
-    expect(() => parseJson('{"a": ', ['body', 'post.x'])).toThrow(ValidationError);
-    try {
-      parseJson('[', ['body', 'post.x']);
-    } catch (err) {
-      expect((err as ValidationError).issues[0]).toMatchObject({ loc: ['body', 'post.x'], type: 'json_invalid' });
-    }
   });
 });

@@ -1,7 +1,7 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Decompress } from 'fzstd';
-import { InputError, ValidationError } from '@platform/errors';
+import { InputError } from '@platform/errors';
 
 /** A request body that could not be read as sent (400 unless a subclass says otherwise): the client's mistake. */
 export class RequestBodyError extends InputError {
@@ -162,13 +162,4 @@ export async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-/** Parses JSON, or throws FastAPI's `json_invalid` 422 located at `loc`. */
-export function parseJson(text: string, loc: (string | number)[] = ['body']): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw ValidationError.at(loc, `JSON decode error: ${(err as Error).message}`, 'json_invalid');
-  }
 }

@@ -1,5 +1,6 @@
 import { ConfigError } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
+import { parentPidFrom, watchParent } from './process-tree';
 
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
@@ -23,9 +24,21 @@ export interface ServiceEntry<Config> {
 
 /**
  * The body of every `main.ts`: parse config once (a bad one exits naming the variable), start, and stop cleanly
- * on SIGTERM/SIGINT. A second signal exits at once.
+ * on SIGTERM/SIGINT. A second signal exits at once. Started by a launcher that set PLATFORM_PARENT_PID (the local
+ * deployment driver, `agent-platform dev`), it stops the same way when that process is gone, however it died.
  */
-export async function runService<Config>(entry: ServiceEntry<Config>, argv = process.argv.slice(2)): Promise<void> {
+export async function runService<Config>(entry: ServiceEntry<Config>, argv = process.argv.slice(2), env: Record<string, string | undefined> = process.env): Promise<void> {
+  let stopOnParentExit: (() => void) | undefined;
+  const parentPid = parentPidFrom(env);
+  if (parentPid) {
+    watchParent(parentPid, () => {
+      process.stderr.write(`${entry.name}: its launcher (pid ${parentPid}) is gone; stopping\n`);
+      // Still starting: nothing to hand back yet. A stop that hangs ends anyway.
+      if (!stopOnParentExit) process.exit(1);
+      setTimeout(() => process.exit(1), 15_000).unref();
+      stopOnParentExit();
+    });
+  }
   let config: Config;
   try {
     config = entry.loadConfig();
@@ -59,6 +72,7 @@ export async function runService<Config>(entry: ServiceEntry<Config>, argv = pro
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    stopOnParentExit = () => stop('SIGTERM');
   } catch (err) {
     logger.fatal({ err }, 'failed to start');
     process.stderr.write(`${entry.name}: failed to start: ${startFailure(entry.name, err)}\n`);

@@ -8,3 +8,5 @@ export { storableJson, storableJsonText } from './storable-json';
 export { mapPrismaError, type PrismaErrorMessages } from './prisma-error.mapper';
 export { createScratchPostgresDatabase, type ScratchDatabase } from './scratch-database';
 export { openServiceDatabase, type ServiceDatabase, type ServiceDatabaseOptions } from './service-database';
+export { asDatabaseUnavailable, isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
+export { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';

@@ -1,6 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database, SqlRunner, SqlSession } from './database.types';
+import { asDatabaseUnavailable, isConnectFailure, isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
+import { createPostgresPool } from './postgres-pool';
 import { checkedChannel } from './notification-channel';
 import { PostgresListener } from './postgres-listener';
 import { StatementNames } from './statement-names';
@@ -32,17 +34,24 @@ function runner(client: Queryable, names: StatementNames, transactional = false)
   };
 }
 
+// Errors of a transaction that lost its connection before COMMIT was sent: it surely rolled back, so running it
+// again cannot apply it twice.
+const rolledBack = new WeakSet<object>();
+
 async function inTransaction<T>(
   client: pg.PoolClient,
   names: StatementNames,
   fn: (tx: SqlRunner) => Promise<T>,
 ): Promise<T> {
-  await client.query('BEGIN');
+  let committing = false;
   try {
+    await client.query('BEGIN');
     const result = await fn(runner(client, names, true));
+    committing = true;
     await client.query('COMMIT');
     return result;
   } catch (err) {
+    if (!committing && isDatabaseUnavailable(err) && typeof err === 'object' && err !== null) rolledBack.add(err);
     // Keep the original error; a failed ROLLBACK leaves a broken connection that withClient discards.
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -50,7 +59,18 @@ async function inTransaction<T>(
 }
 
 async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    // Nothing ran (a server restarting resets new connections): safe to run again.
+    if (typeof err === 'object' && err !== null) rolledBack.add(err);
+    throw err;
+  }
+  return withConnected(client, fn);
+}
+
+async function withConnected<T>(client: pg.PoolClient, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   try {
     const result = await fn(client);
     client.release();
@@ -80,15 +100,18 @@ async function rerunIfAborted<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+// A lost server (a restart) is waited out for a moment: an operation that never reached it runs again, as does a
+// transaction cut before its COMMIT; anything else (a statement cut mid-flight, whose effect is unknown) fails at
+// once. Either way what reaches the caller is "database unavailable", never the driver's error.
+const rerunnable = (err: unknown) => isConnectFailure(err) || (typeof err === 'object' && err !== null && rolledBack.has(err));
+
 function session(client: pg.PoolClient, names: StatementNames): SqlSession {
   return { ...runner(client, names), transaction: (fn) => inTransaction(client, names, fn) };
 }
 
 /** Opens a Postgres database through one pg pool, shared by Prisma (via the adapter) and raw SQL. */
-export function openPostgresDatabase(url: string, options: { poolSize?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, ...(options.poolSize ? { max: options.poolSize } : {}) });
-  // An idle client's error (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
+export function openPostgresDatabase(url: string, options: { poolSize?: number; connectTimeoutMs?: number } = {}): Database {
+  const pool = createPostgresPool(url, options);
   // LISTEN needs a connection of its own; it is opened on the first listen().
   const listener = new PostgresListener(url);
   const names = new StatementNames();
@@ -97,14 +120,20 @@ export function openPostgresDatabase(url: string, options: { poolSize?: number }
   return {
     kind: 'postgres',
     adapter: new PrismaPg(pool, { disposeExternalPool: false }),
-    exec: direct.exec,
+    exec: (sql) => retryWhileUnavailable(() => direct.exec(sql)),
     // A statement on its own is a transaction of its own: the same remedy applies.
-    query: <Row>(sql: string, params?: unknown[]) => rerunIfAborted(() => direct.query<Row>(sql, params)),
-    transaction: (fn) => rerunIfAborted(() => withClient(pool, (client) => inTransaction(client, names, fn))),
-    withSession: (fn) => withClient(pool, (client) => fn(session(client, names))),
+    query: <Row>(sql: string, params?: unknown[]) => retryWhileUnavailable(() => rerunIfAborted(() => direct.query<Row>(sql, params))),
+    transaction: (fn) => retryWhileUnavailable(() => rerunIfAborted(() => withClient(pool, (client) => inTransaction(client, names, fn))), rerunnable),
+    // Only getting the connection is tried again: the session's own work may have had effects.
+    withSession: async (fn) => {
+      const client = await retryWhileUnavailable(() => pool.connect());
+      return withConnected(client, (held) => fn(session(held, names))).catch((err: unknown) => {
+        throw asDatabaseUnavailable(err);
+      });
+    },
     listen: (channel, handler) => listener.listen(channel, handler),
     notify: async (channel, payload) => {
-      await pool.query('SELECT pg_notify($1, $2)', [checkedChannel(channel), payload]);
+      await retryWhileUnavailable(() => pool.query('SELECT pg_notify($1, $2)', [checkedChannel(channel), payload]));
     },
     close: async () => {
       if (closed) return;

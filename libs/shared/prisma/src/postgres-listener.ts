@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { NotificationHandler } from './database.types';
+import { asDatabaseUnavailable } from './database-unavailable';
 import { checkedChannel } from './notification-channel';
 
 const RETRY_MIN_MS = 100;
@@ -30,7 +31,7 @@ export class PostgresListener {
     }
     set.add(handler);
     const client = await this.connection();
-    if (first) await client.query(`LISTEN "${name}"`);
+    if (first) await client.query(`LISTEN "${name}"`).catch((err: unknown) => Promise.reject(asDatabaseUnavailable(err)));
     return async () => {
       const current = this.handlers.get(name);
       if (!current?.delete(handler) || current.size > 0) return;
@@ -70,8 +71,14 @@ export class PostgresListener {
     };
     client.on('error', lost);
     client.on('end', lost);
-    await client.connect();
-    for (const channel of this.handlers.keys()) await client.query(`LISTEN "${channel}"`);
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN "${channel}"`);
+    } catch (err) {
+      // Cut before it was in use (a server still starting up): close it, the next attempt opens another.
+      await client.end().catch(() => undefined);
+      throw asDatabaseUnavailable(err);
+    }
     this.client = client;
     this.retryMs = RETRY_MIN_MS;
     return client;

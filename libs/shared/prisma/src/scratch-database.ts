@@ -9,6 +9,8 @@ export interface ScratchDatabase {
 
 async function onAdmin(adminUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // The statement in flight fails on its own; without a listener a dropped connection would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(sql);

@@ -1,4 +1,5 @@
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
+import { overriding } from './overriding';
 
 type SqlDriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory['connect']>>;
 type Transaction = Awaited<ReturnType<SqlDriverAdapter['startTransaction']>>;
@@ -6,16 +7,6 @@ type SqlQuery = Parameters<Transaction['queryRaw']>[0];
 
 const ENDS_TRANSACTION = /^\s*(COMMIT|ROLLBACK)\s*;?\s*$/i;
 
-/** `target` with `overrides` in place of its own members; its other methods still run on `target` itself. */
-function overriding<T extends object>(target: T, overrides: Partial<T>): T {
-  return new Proxy(target, {
-    get(obj, prop) {
-      if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof T];
-      const value: unknown = Reflect.get(obj, prop, obj);
-      return typeof value === 'function' ? value.bind(obj) : value;
-    },
-  });
-}
 
 /** What Prisma reports as P1018 ("transaction already closed"), the same error shape the adapters throw. */
 function transactionClosed(sql: string): Error {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { asDatabaseUnavailable, createPostgresPool, retryWhileUnavailable } from '@platform/prisma';
 
 /**
  * One tuple of a binary COPY, valid only during the callback it is passed to (its bytes are a view of the driver's
@@ -235,7 +236,7 @@ export function pgUnsortedCopySql(pool: pg.Pool): UnsortedCopySql {
   return {
     copyOut: async (select, onTuple) => {
       const text = `SET LOCAL enable_sort = off; COPY (${select}) TO STDOUT (FORMAT binary)`;
-      const client = await pool.connect();
+      const client = await retryWhileUnavailable(() => pool.connect());
       try {
         const tuples = await new Promise<number>((resolve, reject) => {
           const query = new CopyOutQuery(text, onTuple, (err, count) => (err ? reject(err) : resolve(count)));
@@ -246,7 +247,7 @@ export function pgUnsortedCopySql(pool: pg.Pool): UnsortedCopySql {
         return tuples;
       } catch (err) {
         client.release(err instanceof Error ? err : new Error(String(err)));
-        throw err;
+        throw asDatabaseUnavailable(err);
       }
     },
   };
@@ -254,9 +255,8 @@ export function pgUnsortedCopySql(pool: pg.Pool): UnsortedCopySql {
 
 /** Opens a pg pool on `url` for {@link UnsortedCopySql}: StreamRuns' NDJSON pages on Postgres. */
 export function openPostgresCopySql(url: string, options: { poolSize?: number } = {}): PostgresCopySql {
-  const pool = new pg.Pool({ connectionString: url, ...(options.poolSize ? { max: options.poolSize } : {}) });
-  // An idle client's error (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
+  // Its connections' errors (a server restart) must not crash the process; see createPostgresPool.
+  const pool = createPostgresPool(url, options);
   let closed = false;
   return {
     ...pgUnsortedCopySql(pool),

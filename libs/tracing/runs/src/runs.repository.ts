@@ -115,6 +115,12 @@ export class RunsRepository {
     return rows[0] ?? null;
   }
 
+  /** Runs the workspace has stored (the stored-runs quota). */
+  async countRuns(tenantId: string): Promise<number> {
+    const rows = await this.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM runs WHERE tenant_id = $1::uuid`, [tenantId]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Stores a batch: chunks of runs in transactions of their own, feedback and attachments with the last chunk. */
   async writeBatch(batch: RunBatchWrite): Promise<void> {
     const chunks: RunWrite[][] = [];

@@ -17,7 +17,7 @@ import { E2E_FIXTURES as FIXTURES, startTestAgentServer, type TestAgentServer } 
 import { mountRoutes } from '@platform/openapi';
 import { mcpRoutes } from './mcp.routes';
 
-const SECRET = 'mcp-sdk-secret-0123456789';
+const SECRET = 'mcp-sdk-secret-0123456789abcdefghijklmnop';
 const GRAPHS = ['agent', 'approval', 'failing', 'nested', 'progress', 'slow'];
 
 const requestId = randomUUID();

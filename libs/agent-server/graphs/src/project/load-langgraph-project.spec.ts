@@ -6,6 +6,7 @@ import { InputError } from '@platform/errors';
 import { createGraphRegistry } from '../graph-registry';
 import { parseGraphSpec } from './graph-spec';
 import { loadLangGraphProject } from './load-langgraph-project';
+import { missingEnvFileNote } from './project-env';
 
 const fixture = path.join(__dirname, 'testing', 'project', 'langgraph.json');
 
@@ -135,13 +136,16 @@ describe('loadLangGraphProject', () => {
       await expect(load).rejects.toThrow("Graph 'agent': cannot load ./graph.ts: OPENAI_API_KEY is missing");
     });
 
-    it('but not a missing .env file (usually git-ignored), which only warns', async () => {
+    it('but not a missing .env file (usually git-ignored, or left out by deploy): a warning in dev, a note in a deployment', async () => {
       const loaded = await project(
         { graphs: { agent: './graph.ts:graph' }, env: '.env' },
         { 'graph.ts': 'export const graph = (config: unknown) => { throw new Error(String(config)); };\n' },
       );
       expect(loaded.env).toEqual({});
-      expect(loaded.warnings).toEqual(["env file .env not found; using the deployment's variables only"]);
+      expect(loaded.warnings).toEqual([]);
+      expect(loaded.missingEnvFile).toBe('.env');
+      expect(missingEnvFileNote('.env', true)).toEqual({ level: 'warn', message: "env file .env not found; using the deployment's variables only" });
+      expect(missingEnvFileNote('.env', false).level).toBe('info');
     });
   });
 });

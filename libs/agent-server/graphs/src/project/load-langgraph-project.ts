@@ -40,6 +40,8 @@ export interface LangGraphProject {
   ui: { entries: Record<string, string>; shared: string[] };
   /** Things worth logging that did not stop the load. */
   warnings: string[];
+  /** The env file langgraph.json names, when missing (see missingEnvFileNote). */
+  missingEnvFile?: string;
 }
 
 export interface LoadLangGraphProjectOptions {
@@ -116,7 +118,7 @@ export async function loadLangGraphProject(configPath: string, options: LoadLang
   const absolute = path.resolve(configPath);
   const dir = path.dirname(absolute);
   const config = readConfig(absolute);
-  const { env, warnings } = readProjectEnv(config, dir);
+  const { env, warnings, missingEnvFile } = readProjectEnv(config, dir);
   const defaults = parseDefaults(options.langgraphConfig ?? env.LANGGRAPH_CONFIG);
   applyProjectEnv(env);
 
@@ -134,5 +136,5 @@ export async function loadLangGraphProject(configPath: string, options: LoadLang
     entries: Object.fromEntries(Object.entries(config.ui ?? {}).map(([graphId, file]) => [graphId, path.resolve(dir, file)])),
     shared: config.ui_config?.shared ?? [],
   };
-  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, auth, http: config.http ?? {}, ui, warnings };
+  return { configPath: absolute, dir, graphs, env, defaults, store: config.store, auth, http: config.http ?? {}, ui, warnings, missingEnvFile };
 }

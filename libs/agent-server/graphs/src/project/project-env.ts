@@ -7,6 +7,18 @@ import type { LangGraphConfig } from './langgraph-config.schema';
 export interface ProjectEnv {
   env: Record<string, string>;
   warnings: string[];
+  /**
+   * The env file langgraph.json names, when it is missing: worth a warning in dev; in a deployment the normal case
+   * (git-ignored, or left out by `agent-platform deploy`, which sends its variables as the deployment's secrets).
+   */
+  missingEnvFile?: string;
+}
+
+/** What a start says about a missing env file: a warning in dev, a note in a deployment. */
+export function missingEnvFileNote(file: string, dev: boolean): { level: 'warn' | 'info'; message: string } {
+  return dev
+    ? { level: 'warn', message: `env file ${file} not found; using the deployment's variables only` }
+    : { level: 'info', message: `env file ${file} is not part of the deployment; its variables come from the deployment's secrets` };
 }
 
 /** The variables `langgraph.json` names: an object, or a `.env` file relative to the config file. */
@@ -18,7 +30,7 @@ export function readProjectEnv(config: LangGraphConfig, dir: string): ProjectEnv
   const file = path.resolve(dir, config.env);
   // A .env file is usually git-ignored, so a cloned repository often lacks it; its variables then come from
   // the deployment's secrets instead.
-  if (!existsSync(file)) return { env: {}, warnings: [`env file ${config.env} not found; using the deployment's variables only`] };
+  if (!existsSync(file)) return { env: {}, warnings: [], missingEnvFile: config.env };
   try {
     const parsed = parseEnv(readFileSync(file, 'utf8'));
     return { env: Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => e[1] !== undefined)), warnings: [] };

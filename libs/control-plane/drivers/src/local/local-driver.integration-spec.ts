@@ -90,7 +90,7 @@ describe('LocalDriver (real Agent Server processes)', () => {
 
   afterAll(async () => {
     for (const driver of drivers) await driver.close();
-    await databases?.drop(location);
+    await databases?.drop(deploymentId, location);
     await db?.close();
     fs.rmSync(work, { recursive: true, force: true });
   });

@@ -6,7 +6,7 @@ import type { Logger } from '@platform/logging';
 import { assertTenantEnv, DeployError, type DeploySpec, type DeploymentDriver, type UpstreamListener } from '../driver';
 import { probeOk, waitHealthy } from './health';
 import type { InstancesRepository } from '@platform/control-plane-data-access';
-import { freePort } from '@platform/http-server';
+import { freePort, PARENT_PID_VARIABLE } from '@platform/http-server';
 import { isAlive, isOurInstance, logTail, portIsFree, startedWith, stopProcessGroup } from './process-tools';
 import { runningAsRoot, TenantUsers, type TenantUser } from './tenant-users';
 
@@ -258,6 +258,9 @@ export class LocalDriver implements DeploymentDriver {
       PORT: String(r.port),
       LANGGRAPH_CONFIG_PATH: r.spec.configPath,
       PLATFORM_INSTANCE_ID: r.id,
+      // Its watchdog (runService): it stops itself when this process is gone, however it died; unless instances
+      // are meant to outlive the control plane (stopOnClose false: adopted by the next one).
+      ...((this.options.stopOnClose ?? true) ? { [PARENT_PID_VARIABLE]: String(process.pid) } : {}),
     };
     let child: ChildProcess;
     try {

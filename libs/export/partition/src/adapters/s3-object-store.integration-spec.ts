@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { createS3Client } from '@platform/export-s3';
-import { startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
+import { testEgress, startS3FaultProxy, startTestS3Server, type S3FaultProxy, type TestS3Server } from '@platform/export-s3/testing';
 import { silentLogger } from '@platform/logging';
 import { ObjectStoreError } from '../partition.errors';
 import { MAX_PARTS, partSizeFor, S3ObjectStore } from './s3-object-store';
@@ -21,6 +21,8 @@ describe('partSizeFor', () => {
     expect(Math.ceil(huge / size)).toBeLessThanOrEqual(MAX_PARTS);
   });
 });
+
+const egress = testEgress();
 
 describe('S3ObjectStore against s3rver', () => {
   let s3: TestS3Server;
@@ -47,10 +49,10 @@ describe('S3ObjectStore against s3rver', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const store = (bucket = 'exports') => new S3ObjectStore(proxy.connection(bucket), { partBytes: 5 * MIB, concurrency: 2, logger: silentLogger });
+  const store = (bucket = 'exports') => new S3ObjectStore(proxy.connection(bucket), { partBytes: 5 * MIB, concurrency: 2, logger: silentLogger, egress });
 
   async function keys(): Promise<string[]> {
-    const client = createS3Client(s3.connection('exports'));
+    const client = createS3Client(s3.connection('exports'), { egress });
     try {
       const objects = await client.send(new ListObjectsV2Command({ Bucket: 'exports' }));
       return (objects.Contents ?? []).map((o) => o.Key as string);
@@ -74,7 +76,7 @@ describe('S3ObjectStore against s3rver', () => {
     await s.putFile('a/b/one.parquet', file, signal);
     expect(proxy.requests.map((r) => r.operation)).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
     expect(await s.sizeOf('a/b/one.parquet', signal)).toBe(file.bytes);
-    const client = createS3Client(s3.connection('exports'));
+    const client = createS3Client(s3.connection('exports'), { egress });
     const body = await (await client.send(new GetObjectCommand({ Bucket: 'exports', Key: 'a/b/one.parquet' }))).Body!.transformToByteArray();
     client.destroy();
     expect(Buffer.from(body).equals(file.content)).toBe(true);
@@ -127,7 +129,7 @@ describe('S3ObjectStore against s3rver', () => {
       controller.abort(new Error('shutdown'));
       return { kind: 'drop' };
     });
-    const s = new S3ObjectStore(proxy.connection('exports'), { partBytes: 5 * MIB, concurrency: 1, logger: silentLogger });
+    const s = new S3ObjectStore(proxy.connection('exports'), { partBytes: 5 * MIB, concurrency: 1, logger: silentLogger, egress });
     await expect(s.putFile('aborted/part.parquet', file, controller.signal)).rejects.toThrow('shutdown');
     expectUploadAborted();
     expect(await keys()).toEqual(['a/b/one.parquet']);

@@ -8,10 +8,11 @@ import {
   type CompletedPart,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import type { EgressPolicy } from '@platform/egress';
 import { createS3Client, describeS3Error, type S3DestinationConnection } from '@platform/export-s3';
 import type { Logger } from '@platform/logging';
 import { ObjectStoreError } from '../partition.errors';
-import type { LocalFile, ObjectStore } from '../ports';
+import type { LocalFile, ObjectStore, ObjectStoreFactory } from '../ports';
 
 const MIB = 1024 * 1024;
 /** S3's limit on parts per upload. */
@@ -23,6 +24,10 @@ export interface S3ObjectStoreOptions {
   /** Parts uploaded at once (memory: partBytes × this); default 4. */
   concurrency?: number;
   logger: Logger;
+  /** Where the destination may be (the operator's egress allowlist): every connection goes through it. */
+  egress: EgressPolicy;
+  /** Whether a destination without credentials may use the platform's own (default false). */
+  ambientCredentials?: boolean;
 }
 
 /** Part size for a file: the configured size, grown in whole MiB when the file would need more than 10,000 parts. */
@@ -43,7 +48,7 @@ export class S3ObjectStore implements ObjectStore {
     private readonly destination: S3DestinationConnection,
     private readonly options: S3ObjectStoreOptions,
   ) {
-    this.client = createS3Client(destination);
+    this.client = createS3Client(destination, { egress: options.egress, ambientCredentials: options.ambientCredentials });
   }
 
   async putFile(key: string, file: LocalFile, signal: AbortSignal): Promise<void> {
@@ -135,7 +140,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 }
 
-/** An ObjectStoreFactory over S3. */
-export function s3ObjectStores(options: S3ObjectStoreOptions): (destination: S3DestinationConnection) => ObjectStore {
-  return (destination) => new S3ObjectStore(destination, options);
+/** An ObjectStoreFactory over S3; `ambientCredentials` says which workspaces may use the platform's own credentials. */
+export function s3ObjectStores(
+  options: Omit<S3ObjectStoreOptions, 'ambientCredentials'> & { ambientCredentials?: (tenantId: string) => boolean },
+): ObjectStoreFactory {
+  return (destination, tenantId) => new S3ObjectStore(destination, { ...options, ambientCredentials: options.ambientCredentials?.(tenantId) ?? false });
 }

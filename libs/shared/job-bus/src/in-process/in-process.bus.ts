@@ -59,6 +59,9 @@ export function createInProcessBus(options: InProcessBusOptions = {}): JobBus {
     async ready() {
       return !closed;
     },
+    // Nothing to lose a connection to.
+    live: () => true,
+    requireConnection: () => undefined,
     async close() {
       closed = true;
       await Promise.all([...consumers].map((c) => c.stop()));

@@ -70,8 +70,15 @@ export interface JobBus {
   publish<S extends z.ZodType>(queue: QueueDefinition<S>, payload: z.input<S>, opts?: PublishOptions): Promise<PublishResult>;
   /** Starts a consumer; rejects with `DurableConflictError` when the queue already has another durable. */
   consume<S extends z.ZodType>(queue: QueueDefinition<S>, handler: JobHandler<z.output<S>>, opts: ConsumeOptions): Promise<Consumer>;
-  /** True while the bus can publish and consume. */
+  /** True while the bus can publish and consume (for `/ready`). */
   ready(): Promise<boolean>;
+  /**
+   * False only once the bus can never work again (its connection closed for good without `close()`), so liveness
+   * (`/ok`) fails and the process is restarted. An outage it reconnects from keeps it live.
+   */
+  live(): boolean;
+  /** Throws `ServiceUnavailableError` naming the job queue while it is unreachable (a request that needs it answers 503). */
+  requireConnection(): void;
   /** Stops every consumer (waiting for in-flight handlers) and releases the connection. */
   close(): Promise<void>;
 }

@@ -1,5 +1,7 @@
 export * from './ingest-batch';
 export * from './ingest-runs.usecase';
+export * from './ingest-admission';
+export { FairWriteQueue, type FairWriteQueueOptions } from './fair-write-queue';
 export * from './get-run.usecase';
 export * from './multipart-batch.parser';
 export { parseRunTime, parseEpochMicros, isoFromMicros } from './run-time';

@@ -20,9 +20,18 @@ function list(body: Record<string, unknown>, key: 'post' | 'patch'): unknown[] {
   return value;
 }
 
-/** `POST /runs/batch`: `{"post": Run[], "patch": Run[]}`. */
+/**
+ * `POST /runs/batch`: `{"post": Run[], "patch": Run[]}`, either list empty or null, but one of them there: an object
+ * with neither (`{"foo": 1}`, `{}`) is not a batch, and 422 as pydantic answers a missing field.
+ */
 export function batchFromJson(body: unknown): IngestBatch {
   if (!isObject(body)) throw ValidationError.at(['body'], 'Input should be a valid dictionary', 'dict_type');
+  if (!('post' in body) && !('patch' in body)) {
+    throw new ValidationError([
+      { loc: ['body', 'post'], msg: 'Field required (a batch has "post" or "patch", or both)', type: 'missing' },
+      { loc: ['body', 'patch'], msg: 'Field required (a batch has "post" or "patch", or both)', type: 'missing' },
+    ]);
+  }
   const operations: RunOperation[] = [];
   list(body, 'post').forEach((run, i) => operations.push(...runOperations('post', run, ['post', i])));
   list(body, 'patch').forEach((run, i) => operations.push(...runOperations('patch', run, ['patch', i])));

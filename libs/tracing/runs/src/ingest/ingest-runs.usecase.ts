@@ -1,8 +1,10 @@
 import { NotFoundError } from '@platform/errors';
+import type { IngestLimits } from '@platform/rate-limit';
 import type { RunBatchWrite } from '../runs.repository';
-import { ConcurrencyLimit } from './concurrency-limit';
 import type { IngestBatch } from './ingest-batch';
 import type { SessionLookup } from './plan-writes';
+import { FairWriteQueue } from './fair-write-queue';
+import type { IngestAdmission } from './ingest-admission';
 import { mergeOperations } from './run-write';
 
 /** The tracing projects runs are logged into (implemented by the projects store). */
@@ -18,33 +20,57 @@ export interface RunBatchWriter {
 }
 
 export interface IngestRunsOptions {
-  /** Batches written at once by this process (each holds a database connection). */
+  /** Batches written at once by this process (each holds a database connection), shared fairly by workspaces. */
   maxConcurrentWrites?: number;
+  /** Batches of one workspace waiting for a write slot in this process; more are refused with 429. */
+  maxQueuedWritesPerWorkspace?: number;
   /** The project of runs that name none. */
   defaultProjectName?: string;
+  /** Per-workspace rates and quota; absent, nothing is limited but the write slots. */
+  admission?: IngestAdmission;
+}
+
+export interface IngestCallOptions {
+  /** Runs an update requires to be known (`PATCH /runs/{id}`). */
+  mustExist?: string[];
+  /** The workspace's ingestion limits as the gateway sent them (else the service's defaults). */
+  limits?: IngestLimits;
 }
 
 /** Ingestion of run creates, updates and feedback, whatever endpoint they came through. */
 export class IngestRuns {
-  private readonly limit: ConcurrencyLimit;
+  private readonly writes: FairWriteQueue;
   private readonly defaultProject: string;
 
   constructor(
     private readonly projects: RunProjects,
     private readonly runs: RunBatchWriter,
-    options: IngestRunsOptions = {},
+    private readonly options: IngestRunsOptions = {},
   ) {
-    this.limit = new ConcurrencyLimit(options.maxConcurrentWrites ?? 4);
+    this.writes = new FairWriteQueue({ maxConcurrent: options.maxConcurrentWrites ?? 4, maxQueuedPerKey: options.maxQueuedWritesPerWorkspace ?? 1000 });
     this.defaultProject = options.defaultProjectName ?? 'default';
   }
 
-  /** Stores a batch; `mustExist` names runs an update requires to be known (`PATCH /runs/{id}`). */
-  async ingest(tenantId: string, batch: IngestBatch, options: { mustExist?: string[] } = {}): Promise<void> {
+  /** Refuses (429) a body of `bytes` the workspace may not send now, before it is read. */
+  admitBytes(tenantId: string, limits: IngestLimits | undefined, bytes: number): void {
+    this.options.admission?.admitBytes(tenantId, limits, bytes);
+  }
+
+  /** Charges a body read without a Content-Length (the SDK streams multipart bodies chunked) once its size is known. */
+  chargeBytes(tenantId: string, limits: IngestLimits | undefined, bytes: number): void {
+    this.options.admission?.chargeBytes(tenantId, limits, bytes);
+  }
+
+  /** Stores a batch within the workspace's limits (429 past them). */
+  async ingest(tenantId: string, batch: IngestBatch, options: IngestCallOptions = {}): Promise<void> {
     const writes = mergeOperations(batch.operations);
     const { feedback, attachments } = batch;
     if (writes.length === 0 && feedback.length === 0 && attachments.length === 0) return;
+    const creates = batch.operations.filter((op) => op.kind === 'post').length;
+    await this.options.admission?.admitRuns(tenantId, options.limits, batch.operations.length, creates);
     const sessions = await this.resolveSessions(tenantId, batch);
-    await this.limit.run(() => this.runs.writeBatch({ tenantId, writes, feedback, attachments, sessions, mustExist: options.mustExist }));
+    // Each workspace queues for the write slots on its own: a flood of one never delays the others' writes much.
+    await this.writes.run(tenantId, () => this.runs.writeBatch({ tenantId, writes, feedback, attachments, sessions, mustExist: options.mustExist }));
   }
 
   /** Projects named by id must exist in the workspace; projects named by name are created on first use. */

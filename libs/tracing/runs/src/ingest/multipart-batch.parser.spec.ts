@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ValidationError } from '@platform/errors';
 import { parseMultipartBatch } from './multipart-batch.parser';
-import { PayloadTooLargeError } from '@platform/http-server';
+import { InvalidUtf8Error, MAX_JSON_DEPTH, PayloadTooLargeError } from '@platform/http-server';
 
 const BOUNDARY = '----LangSmithFormBoundaryabc123';
 const ID = '01a1fe2c-fe42-7000-8000-02b1ab0a641d';
@@ -106,5 +106,46 @@ describe('parseMultipartBatch', () => {
     const err = await parse(body([[`post.${ID}`, JSON.stringify({ name: 'x'.repeat(200) })]]), 100).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PayloadTooLargeError);
     expect(err).toMatchObject({ status: 413 });
+  });
+
+  it('refuses JSON parts nested past MAX_JSON_DEPTH with 422 naming the part, and takes them up to it', async () => {
+    const nested = (depth: number) => `{"v": ${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
+    const run = JSON.stringify({ id: ID, trace_id: ID, dotted_order: DOTTED, name: 'deep', run_type: 'chain', start_time: '2024-05-01T12:00:00Z' });
+    const ok = await parse(body([[`post.${ID}`, run], [`post.${ID}.inputs`, nested(MAX_JSON_DEPTH)]]));
+    expect(ok.operations[0]).toMatchObject({ fields: { inputs: JSON.parse(nested(MAX_JSON_DEPTH)) } });
+    for (const depth of [MAX_JSON_DEPTH + 1, 6_000]) {
+      for (const parts of [
+        [[`post.${ID}`, run], [`post.${ID}.inputs`, nested(depth)]],
+        [[`post.${ID}`, `{"inputs": ${nested(depth)}}`]],
+        [[`feedback.${ID}`, nested(depth)]],
+      ] as [string, string][][]) {
+        const err = await parse(body(parts)).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ValidationError);
+        expect((err as ValidationError).issues).toEqual([
+          { loc: ['body', parts[parts.length - 1][0]], type: 'json_invalid', msg: expect.stringContaining(`nested deeper than ${MAX_JSON_DEPTH} levels`) },
+        ]);
+      }
+    }
+  });
+
+  it('refuses JSON parts that are not UTF-8 with 400 naming the part and the offset, whatever charset the part claims', async () => {
+    const run = Buffer.from(JSON.stringify({ id: ID, trace_id: ID, dotted_order: DOTTED, name: 'bytes', run_type: 'chain', start_time: '2024-05-01T12:00:00Z' }));
+    for (const offset of [0, 1, 10, run.length - 2, run.length - 1]) {
+      for (const type of ['application/json', 'application/json; charset=utf-8', 'text/plain']) {
+        const bad = Buffer.concat([run.subarray(0, offset), Buffer.from([0xff]), run.subarray(offset)]);
+        for (const [name, parts] of [
+          [`post.${ID}`, [[`post.${ID}`, bad, type]]],
+          [`post.${ID}.inputs`, [[`post.${ID}`, run], [`post.${ID}.inputs`, bad, type]]],
+          [`feedback.${ID}`, [[`feedback.${ID}`, bad, type]]],
+        ] as [string, [string, Buffer, string?][]][]) {
+          const err = await parse(body(parts)).catch((e: unknown) => e);
+          expect(err).toBeInstanceOf(InvalidUtf8Error);
+          expect([offset, type, (err as Error).message, (err as InvalidUtf8Error).status]).toEqual([offset, type, expect.stringMatching(new RegExp(`^Part ${name.replace(/\./g, '\\.')} is not valid UTF-8: byte 0xFF at offset ${offset} `)), 400]);
+        }
+      }
+    }
+    // Attachments are bytes: anything goes.
+    const batch = await parse(body([[`attachment.${ID}.raw`, Buffer.from([0xff, 0xfe, 0x80]), 'text/plain']]));
+    expect(batch.attachments[0].data).toEqual(Buffer.from([0xff, 0xfe, 0x80]));
   });
 });

@@ -5,7 +5,7 @@ import { isUuid } from '@platform/ids';
 import { checkAttachment, type RunAttachment } from '../attachments/run-attachment';
 import { toFeedbackRecord } from './feedback';
 import type { IngestBatch } from './ingest-batch';
-import { PayloadTooLargeError, parseJson } from '@platform/http-server';
+import { PayloadTooLargeError, parseJsonBytes } from '@platform/http-server';
 import { runOperations, type OperationKind } from './run-operation';
 
 const RUN_PART = /^(post|patch)\.([^.]+)(?:\.([^.]+))?$/;
@@ -16,8 +16,8 @@ const RUN_FIELDS = new Set(['inputs', 'outputs', 'events', 'extra', 'error', 'se
 interface RunParts {
   kind: OperationKind;
   id: string;
-  main?: string;
-  fields: [string, string][];
+  main?: Buffer;
+  fields: [string, Buffer][];
 }
 
 export interface MultipartLimits {
@@ -35,13 +35,13 @@ class PartCollector {
   readonly feedback: IngestBatch['feedback'] = [];
   readonly attachments: RunAttachment[] = [];
 
-  add(name: string, value: string): void {
+  add(name: string, value: Buffer): void {
     const run = RUN_PART.exec(name);
     if (run) return this.addRunPart(name, run[1] as OperationKind, run[2], run[3], value);
     const feedback = FEEDBACK_PART.exec(name);
     if (feedback) {
       const id = this.checkId(name, feedback[1]);
-      this.feedback.push(toFeedbackRecord(parseJson(value, ['body', name]), [name], id));
+      this.feedback.push(toFeedbackRecord(parseJsonBytes(value, ['body', name], `Part ${name}`), [name], id));
       return;
     }
     throw invalidPart(name, 'Unknown part: expected post.<id>[.<field>], patch.<id>[.<field>], feedback.<id> or attachment.<id>.<name>');
@@ -63,7 +63,7 @@ class PartCollector {
     return id.toLowerCase();
   }
 
-  private addRunPart(name: string, kind: OperationKind, rawId: string, field: string | undefined, value: string): void {
+  private addRunPart(name: string, kind: OperationKind, rawId: string, field: string | undefined, value: Buffer): void {
     const id = this.checkId(name, rawId);
     if (field !== undefined && !RUN_FIELDS.has(field)) {
       throw invalidPart(name, `Unknown run field "${field}": expected one of ${[...RUN_FIELDS].join(', ')}`);
@@ -88,12 +88,12 @@ class PartCollector {
     for (const parts of this.runs.values()) {
       const name = `${parts.kind}.${parts.id}`;
       if (parts.main === undefined) throw invalidPart(name, `Part ${name} is missing (its field parts came without it)`);
-      const payload = parseJson(parts.main, ['body', name]);
+      const payload = parseJsonBytes(parts.main, ['body', name], `Part ${name}`);
       if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
         throw ValidationError.at(['body', name], 'Input should be a valid dictionary', 'dict_type');
       }
       for (const [field, value] of parts.fields) {
-        (payload as Record<string, unknown>)[field] = parseJson(value, ['body', `${name}.${field}`]);
+        (payload as Record<string, unknown>)[field] = parseJsonBytes(value, ['body', `${name}.${field}`], `Part ${name}.${field}`);
       }
       operations.push(...runOperations(parts.kind, payload, [name], parts.id));
     }
@@ -101,10 +101,17 @@ class PartCollector {
   }
 }
 
+/** Whether a part is a file (an attachment's bytes), as its name, type and file name say. */
+const isFilePart = (name: string, type: string | undefined, fileName: string | undefined) =>
+  // Attachments are bytes whatever their type (the SDK sends `image/png` parts without a file name); other
+  // octet-stream or named parts are files too, and refused.
+  ATTACHMENT_PART.test(name) || type === 'application/octet-stream' || fileName !== undefined;
+
 /**
  * Parses a `multipart/form-data` ingest body as it streams in (no Content-Length needed): `post.<id>`/`patch.<id>`
  * run payloads with their `.inputs|.outputs|.events|.extra|.error|.serialized` parts, `feedback.<id>`, and
- * `attachment.<id>.<name>` parts (raw bytes, with their content type).
+ * `attachment.<id>.<name>` parts (raw bytes, with their content type). Every part is read as bytes, so JSON parts
+ * are checked as UTF-8 and for nesting by `parseJsonBytes` (the parser's own text decoding would replace bad bytes).
  */
 export function parseMultipartBatch(body: Readable, contentType: string | undefined, limits: MultipartLimits): Promise<IngestBatch> {
   return new Promise<IngestBatch>((resolve, reject) => {
@@ -113,11 +120,8 @@ export function parseMultipartBatch(body: Readable, contentType: string | undefi
     try {
       parser = Busboy({
         headers: { 'content-type': contentType ?? '' },
-        limits: { fieldSize: limits.maxPartBytes, fileSize: maxAttachmentBytes, fieldNameSize: 1024 },
-        // Attachments are bytes whatever their type (the SDK sends `image/png` parts without a file name, which would
-        // otherwise be decoded as text); other octet-stream or named parts are files too, and refused.
-        isPartAFile: (name, type, fileName) =>
-          (name !== undefined && ATTACHMENT_PART.test(name)) || type === 'application/octet-stream' || fileName !== undefined,
+        limits: { fileSize: Math.max(limits.maxPartBytes, maxAttachmentBytes), fieldNameSize: 1024 },
+        isPartAFile: () => true,
       });
     } catch (err) {
       reject(new InputError(`Expected a multipart/form-data body with a boundary: ${(err as Error).message}`));
@@ -131,29 +135,37 @@ export function parseMultipartBatch(body: Readable, contentType: string | undefi
       body.unpipe(parser);
       reject(err instanceof InputError || err instanceof ValidationError ? err : new InputError(`Malformed multipart body: ${(err as Error).message}`));
     };
-    parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
-      if (failed) return;
-      if (valueTruncated) return fail(new PayloadTooLargeError(`Part ${name} is larger than ${limits.maxPartBytes} bytes`));
-      try {
-        collector.add(name, value);
-      } catch (err) {
-        fail(err);
-      }
-    });
-    // Files can only be attachments; the parser finishes only after every file stream has ended.
-    parser.on('file', (name, stream, _fileName, _encoding, mimeType) => {
-      stream.on('limit', () => fail(new PayloadTooLargeError(`Attachment ${name} is larger than ${maxAttachmentBytes} bytes`)));
+    // The parser finishes only after every part's stream has ended.
+    parser.on('file', (name, stream, fileName, _encoding, mimeType) => {
+      const file = isFilePart(name, mimeType, fileName);
+      const maxBytes = file ? maxAttachmentBytes : limits.maxPartBytes;
+      const tooLarge = () => new PayloadTooLargeError(file ? `Attachment ${name} is larger than ${maxBytes} bytes` : `Part ${name} is larger than ${maxBytes} bytes`);
+      // A part cut short (the body ended inside it) fails its stream.
+      stream.on('error', fail);
       let attachment: Omit<RunAttachment, 'data'> | undefined;
       try {
-        if (!failed) attachment = collector.checkAttachment(name, mimeType);
+        if (!failed && file) attachment = collector.checkAttachment(name, mimeType);
       } catch (err) {
         fail(err);
       }
-      if (!attachment) return stream.resume();
+      if (failed) return stream.resume();
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      stream.on('limit', () => fail(tooLarge()));
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) return fail(tooLarge());
+        if (!failed) chunks.push(chunk);
+      });
       stream.on('end', () => {
-        if (!failed) collector.addAttachment({ ...(attachment as Omit<RunAttachment, 'data'>), data: Buffer.concat(chunks) });
+        if (failed) return;
+        const data = Buffer.concat(chunks, size);
+        try {
+          if (attachment) collector.addAttachment({ ...attachment, data });
+          else collector.add(name, data);
+        } catch (err) {
+          fail(err);
+        }
       });
     });
     parser.on('error', fail);

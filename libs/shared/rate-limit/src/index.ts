@@ -1,0 +1,3 @@
+export * from './token-buckets';
+export * from './workspace-limits';
+export * from './limits-env';

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "workspaces" ADD COLUMN     "limits" JSONB NOT NULL DEFAULT '{}';
