@@ -33,5 +33,8 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|@kubernetes/client-node|openid-client|oauth4webapi|jose|kubernetes-models|@kubernetes-models|is-cidr|cidr-regex)/)'],
   moduleFileExtensions: ['ts', 'js', 'cjs', 'json'],
   moduleNameMapper,
+  // Specs that start servers or open a database get a timeout for a loaded machine (see the file); the
+  // integration and e2e groups of jest.config.js replace this with tools/jest/long-timeout.setup.js.
+  setupFilesAfterEnv: [path.join(__dirname, 'tools/jest/heavy-unit.setup.js')],
   clearMocks: true,
 };

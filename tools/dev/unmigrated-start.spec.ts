@@ -12,8 +12,6 @@ import { startGateway } from '../../apps/gateway/src/service';
 import { loadTracingConfig } from '../../apps/tracing/src/config';
 import { startTracing } from '../../apps/tracing/src/service';
 
-jest.setTimeout(60_000);
-
 type Start = (env: Record<string, string | undefined>) => Promise<RunningService>;
 
 const common = { INTERNAL_SECRET: 'unmigrated-secret-0123456789', HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', DATA_DIR: 'memory://', LOG_LEVEL: 'silent' };

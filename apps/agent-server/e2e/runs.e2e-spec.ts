@@ -229,8 +229,10 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       const thread = await client.threads.create();
       await client.runs.wait(thread.thread_id, 'slow', { input: userMessage('kept'), config: slowConfig(1) });
       const historyBefore = await client.threads.getHistory(thread.thread_id, { limit: 100 });
-      const doomed = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('doomed'), config: slowConfig(300) });
-      await waitFor(() => client.threads.getState(thread.thread_id), (s) => contents(s.values).includes('doomed') && contents(s.values).length > 5);
+      // Steps of 5 s: the doomed run must still be running when the winner arrives, even on a loaded machine (the
+      // rollback stops it at once, the steps' sleep ends with the cancel).
+      const doomed = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('doomed'), config: slowConfig(5_000) });
+      await waitFor(() => client.threads.getState(thread.thread_id), (s) => contents(s.values).includes('doomed') && contents(s.values).length > 5, 60_000);
       const winner = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('winner'), config: slowConfig(1), multitaskStrategy: 'rollback' });
       await client.runs.join(thread.thread_id, winner.run_id);
       await expect(client.runs.get(thread.thread_id, doomed.run_id)).rejects.toMatchObject({ status: 404 });
@@ -242,16 +244,25 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
       expect(contents((await client.threads.getState(thread.thread_id)).values)).toEqual([
         'kept', 'step 1', 'step 2', 'step 3', 'winner', 'step 1', 'step 2', 'step 3',
       ]);
+      // Nothing of it to replay: as on the reference, joining the stream of a run the thread does not have opens the
+      // stream and says so in its one event (since 01de8bc; this asserted a 404 before).
       const replay = await call(`/threads/${thread.thread_id}/runs/${doomed.run_id}/stream`, { headers: { 'Last-Event-ID': '-1' } });
-      expect(replay.status).toBe(404);
+      expect(replay.status).toBe(200);
+      const replayed = await replay.text();
+      expect(replayed).toContain('event: error');
+      expect(replayed).toContain('data: "Run not found"');
+      expect(replayed).not.toContain('doomed');
+      expect(replayed.match(/^event:/gm)).toHaveLength(1);
     });
   });
 
   describe('cancel', () => {
     it('cancels one run (interrupt or rollback, wait honoured) and many at once', async () => {
       const thread = await client.threads.create();
-      const running = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('a'), config: slowConfig(400) });
-      const queued = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('b'), config: slowConfig(400) });
+      // Steps of 5 s: each run is still running (or queued) when its cancel arrives, even on a loaded machine; a
+      // cancel ends the steps' sleep at once.
+      const running = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('a'), config: slowConfig(5_000) });
+      const queued = await client.runs.create(thread.thread_id, 'slow', { input: userMessage('b'), config: slowConfig(5_000) });
       await waitFor(() => client.runs.get(thread.thread_id, running.run_id), (r) => r.status === 'running');
       await client.runs.cancel(thread.thread_id, running.run_id, true, 'interrupt');
       expect((await client.runs.get(thread.thread_id, running.run_id)).status).toBe('interrupted');
@@ -261,7 +272,7 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
 
       const other = await client.threads.create();
       const ids = [];
-      for (const text of ['x', 'y', 'z']) ids.push((await client.runs.create(other.thread_id, 'slow', { input: userMessage(text), config: slowConfig(300) })).run_id);
+      for (const text of ['x', 'y', 'z']) ids.push((await client.runs.create(other.thread_id, 'slow', { input: userMessage(text), config: slowConfig(5_000) })).run_id);
       await client.runs.cancelMany({ threadId: other.thread_id, status: 'all' });
       const statuses = await waitFor(
         async () => (await client.runs.list(other.thread_id)).map((r) => r.status),

@@ -6,9 +6,6 @@ import { createHttpApp } from '@platform/http-server';
 import { silentLogger } from '@platform/logging';
 import { createAgentServerMetrics } from './agent-server.metrics';
 
-// PGlite takes a few seconds to start (WebAssembly).
-jest.setTimeout(60_000);
-
 describe('Agent Server /metrics: the run queue depth (Postgres with DATABASE_URL, else PGlite)', () => {
   let db: AgentServerDatabase;
   let close: () => Promise<void>;

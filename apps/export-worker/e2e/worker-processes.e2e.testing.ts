@@ -55,6 +55,8 @@ export interface WorkerProcessOptions {
   tracingGrpc: string;
   exportGrpc: string;
   internalSecret: string;
+  /** EXPORT_WORKER_TMP_DIR, shared by workers as a volume is; default a directory of the worker's own. */
+  tmpDir?: string;
   /** Extra EXPORT_WORKER_* variables. */
   env?: Record<string, string>;
   /** Worker output: 'inherit' shows its logs (LOG_LEVEL in env), default 'ignore'. */
@@ -80,7 +82,7 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 /** Starts one worker process (`node --import tsx export-worker.process.ts`) and waits until it consumes. */
 export async function startWorkerProcess(index: number, options: WorkerProcessOptions, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
   const port = await freePort('127.0.0.1');
-  const tmpDir = mkdtempSync(path.join(tmpdir(), `export-worker-${index}-`));
+  const tmpDir = options.tmpDir ?? mkdtempSync(path.join(tmpdir(), `export-worker-${index}-`));
   // `node --import tsx` runs the worker in this one process (the tsx CLI would add a launcher process), so the
   // pid is the worker's own: SIGKILL hits it and /proc/<pid> is its memory.
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', ENTRY], {

@@ -13,6 +13,8 @@ describe('export worker config', () => {
       EXPORT_WORKER_ACK_WAIT: 60_000,
       EXPORT_WORKER_STREAM_DEADLINE: 4 * 3_600_000,
       EXPORT_WORKER_DUCKDB_MEMORY: '1GB',
+      // A killed worker's staging folder lasts at most 30 s while another worker on the volume runs.
+      EXPORT_WORKER_STAGING_SWEEP_INTERVAL: 30_000,
     });
   });
 

@@ -35,6 +35,12 @@ const schema = z.object({
   /** Where rows are staged and files written before upload (and DuckDB spills); default the OS temp directory. */
   EXPORT_WORKER_TMP_DIR: z.string().optional(),
   /**
+   * How often the worker removes the staging folders (under EXPORT_WORKER_TMP_DIR) of workers that died without
+   * cleaning up (kill -9, OOM), besides at start: a dead worker's folder lasts at most this long while any worker on
+   * the volume runs.
+   */
+  EXPORT_WORKER_STAGING_SWEEP_INTERVAL: duration(30_000),
+  /**
    * DuckDB threads encoding Parquet; default one per partition in flight (EXPORT_WORKER_CONCURRENCY). A partition
    * encodes one file at a time while it streams the next, and one thread spends the least CPU per row (2 threads:
    * 15–50% more, measured by tools/bench/export/run.ts on 2 CPUs).

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { EXPORT_WORKER_DURABLE, exportPartitionQueue, exportProgressService, runsService } from '@platform/contracts';
-import { createDuckDbParquetWriterFactory, removeDeadStagingFolders } from '@platform/export-parquet';
+import { createDuckDbParquetWriterFactory, watchDeadStagingFolders } from '@platform/export-parquet';
 import { exportPartition, GrpcProgressReporter, GrpcRunSource, s3ObjectStores, type ExportPartitionDeps } from '@platform/export-partition';
 import { checkHealth, createClient } from '@platform/grpc';
 import { createHttpApp, createMetrics, Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
@@ -31,9 +31,17 @@ export interface ExportWorkerDeps {
  */
 export function startExportWorker(config: ExportWorkerConfig, logger: Logger, deps: ExportWorkerDeps = {}): Promise<RunningService> {
   return Lifecycle.start(logger, async (lifecycle) => {
-    // What workers killed before they could clean up (kill -9, OOM) left on this volume: up to 2 files each.
-    const removed = await removeDeadStagingFolders(config.EXPORT_WORKER_TMP_DIR ?? tmpdir());
-    if (removed.length) logger.info({ folders: removed }, 'export worker: removed staging folders of dead workers');
+    // What workers killed before they could clean up (kill -9, OOM) left on this volume, up to 2 files each: removed
+    // now and at every sweep while this worker runs, so a dead worker's folder goes within an interval as long as any
+    // worker on the volume runs. Registered first, so it stops last (after the partition writer removed its own).
+    await lifecycle.use(
+      'staging folder sweep',
+      watchDeadStagingFolders(config.EXPORT_WORKER_TMP_DIR ?? tmpdir(), config.EXPORT_WORKER_STAGING_SWEEP_INTERVAL, (sweep) => {
+        if ('error' in sweep) logger.warn({ err: sweep.error }, 'export worker: could not sweep the staging folders of dead workers');
+        else if (sweep.removed.length) logger.info({ folders: sweep.removed }, 'export worker: removed staging folders of dead workers');
+      }),
+      (stop) => stop(),
+    );
     const bus = deps.bus ?? (await lifecycle.use('job bus', createJobBus({ natsUrl: config.NATS_URL, streamReplicas: config.NATS_STREAM_REPLICAS, logger }), (b) => b.close()));
     const queue = deps.queue ?? installationQueue(exportPartitionQueue, config.NATS_PREFIX);
     await bus.ensureQueue(queue);

@@ -5,9 +5,6 @@ import { readStream } from '@platform/grpc';
 import { openTracingDatabase, type TracingDatabase } from '@platform/tracing-data-access';
 import { DAY_US, insertProject, insertRuns, startRunsServer, T0_US } from './stream-runs.testing';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 let db: TracingDatabase;
 let runs: Awaited<ReturnType<typeof startRunsServer>>;
 let client: RunsClient;

@@ -10,9 +10,6 @@ import { openTracingDatabase, prismaIngestSql, type TracingDatabase } from '@pla
 import { AttachmentLinks, RunAttachmentsRepository, RunQueryRepository } from '@platform/tracing-runs';
 import { runsQueryRoutes } from './runs-query.routes';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 const secret = 'test-internal-secret-123';
 const TENANT = '11111111-1111-4111-8111-111111111111';
 const SESSION = '33333333-3333-4333-8333-333333333333';

@@ -3,9 +3,6 @@ import { openDatabase, type Database } from '@platform/prisma';
 import { bothFilters, matchesAccessFilter, parseAccessFilter } from './access-filter';
 import { accessFilterSql, binderOf } from './access-filter.sql';
 
-// PGlite starts in a few seconds (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 const doc = { owner: 'alice', team: 7, active: true, tags: ['a', 'b', 'c'], nested: { x: 1 }, nothing: null, list: [{ id: 1 }] };
 
 // [filter, does `doc` pass it]

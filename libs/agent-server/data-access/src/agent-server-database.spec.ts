@@ -1,8 +1,5 @@
 import { openAgentServerDatabase, type AgentServerDatabase } from './agent-server-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('agent-server database (in-memory PGlite)', () => {
   let db: AgentServerDatabase;
 

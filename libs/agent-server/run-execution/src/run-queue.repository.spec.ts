@@ -5,9 +5,6 @@ import { createRunQueueRepository, OWN_RUNS_HEAD_START_MS, type RunQueueReposito
 import { createRunRepository } from '@platform/agent-server-run-records';
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 
-// PGlite takes a few seconds to start (WebAssembly).
-jest.setTimeout(60_000);
-
 describe('run queue (Postgres with DATABASE_URL, else PGlite)', () => {
   let db: AgentServerDatabase;
   let close: () => Promise<void>;

@@ -5,8 +5,6 @@ import { createRunEventRepository, RunStreamHub, type RunSubscription } from '@p
 import { addRun, createThreadRow, openRunsTestDatabase } from '@platform/agent-server-run-records/testing';
 import { createRunQueueRepository } from './run-queue.repository';
 
-jest.setTimeout(60_000);
-
 /** One replica's hub on its own connections to the shared database. */
 function hubOn(db: AgentServerDatabase, memoryLimit = 2_000) {
   return new RunStreamHub({

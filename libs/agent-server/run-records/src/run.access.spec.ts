@@ -8,8 +8,6 @@ import { createRunRepository, type RunRepository } from './run.repository';
 import { searchRuns } from './run-search';
 import { addRun, openRunsTestDatabase } from './run-records.testing';
 
-jest.setTimeout(60_000);
-
 const ann = parseAccessFilter({ owner: 'ann' });
 const caller: AuthCaller = { user: { identity: 'ann', display_name: 'Ann', is_authenticated: true, permissions: ['write'], team: 'x' }, permissions: ['write'] };
 

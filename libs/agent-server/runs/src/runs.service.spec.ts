@@ -10,8 +10,6 @@ import type { SqlSession } from '@platform/prisma';
 import { createRunService, type RunService, type RunTarget } from './runs.service';
 import { TEST_RUN_SETTINGS } from './runs.testing';
 
-jest.setTimeout(60_000);
-
 /** A gate the `held` graph waits on: runs stay running until the test opens it. */
 let open: () => void = () => undefined;
 let gate: Promise<void> = Promise.resolve();

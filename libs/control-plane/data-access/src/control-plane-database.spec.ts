@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openControlPlaneDatabase, type ControlPlaneDatabase } from './control-plane-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('control-plane database (in-memory PGlite)', () => {
   let db: ControlPlaneDatabase;
 

@@ -1,8 +1,6 @@
 import { openControlPlaneDatabase, type ControlPlaneDatabase } from './control-plane-database';
 import { DatabaseLease, LeaseLostError } from './database-lease';
 
-jest.setTimeout(60_000);
-
 describe('DatabaseLease (in-memory PGlite)', () => {
   let db: ControlPlaneDatabase;
 

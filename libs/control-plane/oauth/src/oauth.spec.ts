@@ -15,8 +15,6 @@ import { listProviders } from './list-providers.usecase';
 import { updateProvider } from './update-provider.usecase';
 import { integrationToken, waitForAuth } from './wait.usecase';
 
-jest.setTimeout(60_000);
-
 const callbackParams = (location: string) => {
   const url = new URL(location);
   const q = url.searchParams;

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openExportDatabase, type ExportDatabase } from './export-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('export database (in-memory PGlite)', () => {
   let db: ExportDatabase;
 

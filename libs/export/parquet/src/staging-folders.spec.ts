@@ -2,21 +2,25 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStagingFolder, removeDeadStagingFolders } from './staging-folders';
+import { createStagingFolder, removeDeadStagingFolders, watchDeadStagingFolders, type StagingSweep } from './staging-folders';
 
-/** A real process that makes its staging folder under `dir`, prints it, and stays until killed. */
-function stagingProcess(dir: string): Promise<{ path: string; kill: () => Promise<void> }> {
+/**
+ * A real process that makes its staging folder under `dir`, prints it, and stays until killed; on SIGTERM it calls
+ * `process.exit(1)` without removing the folder itself (as a failed stop or a second signal does).
+ */
+function stagingProcess(dir: string): Promise<{ path: string; kill: (signal?: NodeJS.Signals) => Promise<number | null> }> {
   const code = `
     const { createStagingFolder } = require(${JSON.stringify(require.resolve('./staging-folders'))});
     createStagingFolder(${JSON.stringify(dir)}).then((folder) => process.stdout.write(folder.path + '\\n'));
+    process.on('SIGTERM', () => process.exit(1));
     setInterval(() => undefined, 1000);`;
   const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`staging process exited early (${code})`)));
     child.stdout.once('data', (chunk: Buffer) => {
       child.removeAllListeners('exit');
-      const exited = new Promise<void>((done) => child.once('exit', () => done()));
-      resolve({ path: chunk.toString().trim(), kill: () => (child.kill('SIGKILL'), exited) });
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      resolve({ path: chunk.toString().trim(), kill: (signal = 'SIGKILL') => (child.kill(signal), exited) });
     });
   });
 }
@@ -48,9 +52,40 @@ describe('staging folders of dead writer processes', () => {
       expect(existsSync(survivor.path)).toBe(true);
       expect(existsSync(mine.path)).toBe(true);
     } finally {
-      mine.release();
+      await mine.remove();
       await survivor.kill();
     }
+    expect(existsSync(mine.path)).toBe(false);
+  }, 60_000);
+
+  it('is removed by its process on any exit but kill -9, and while it runs by a watch of another one', async () => {
+    const exiting = await stagingProcess(dir);
+    writeFileSync(join(exiting.path, 'rows.ndjson'), '{}\n');
+    expect(await exiting.kill('SIGTERM')).toBe(1);
+    expect(existsSync(exiting.path)).toBe(false);
+
+    // A watch in this process: the folder of a process killed with SIGKILL goes at the next sweep.
+    const sweeps: StagingSweep[] = [];
+    let swept: (() => void) | undefined;
+    const stop = await watchDeadStagingFolders(dir, 50, (sweep) => {
+      sweeps.push(sweep);
+      if ('removed' in sweep && sweep.removed.length) swept?.();
+    });
+    try {
+      const victim = await stagingProcess(dir);
+      const removed = new Promise<void>((resolve) => (swept = resolve));
+      await victim.kill();
+      await removed;
+      expect(existsSync(victim.path)).toBe(false);
+      expect(sweeps.filter((s) => 'removed' in s && s.removed.length)).toEqual([{ removed: [victim.path] }]);
+      expect(sweeps.some((s) => 'error' in s)).toBe(false);
+    } finally {
+      await stop();
+    }
+    // Stopped: no sweep after it.
+    const count = sweeps.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sweeps.length).toBe(count);
   }, 60_000);
 
   it('takes a reused pid for dead, trusts only heartbeats for other hosts, and leaves other folders alone', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,12 @@ interface Owner {
 
 export interface StagingFolder {
   path: string;
-  /** Stops the heartbeat (the folder itself is the caller's to remove). */
-  release(): void;
+  /**
+   * Stops the heartbeat and removes the folder with everything in it. Until then, a process that exits (a second
+   * signal, a failed stop, `process.exit` anywhere) removes it on its way out; only kill -9 or a crash leaves it, for
+   * {@link removeDeadStagingFolders} of another process.
+   */
+  remove(): Promise<void>;
 }
 
 export interface StaleStagingOptions {
@@ -68,7 +72,18 @@ export async function createStagingFolder(dir: string): Promise<StagingFolder> {
     utimes(file, now, now).catch(() => undefined);
   }, HEARTBEAT_MS);
   beat.unref();
-  return { path, release: () => clearInterval(beat) };
+  // Synchronous: nothing asynchronous runs once the process is exiting. DuckDB threads may still write in it, hence
+  // the retries (a file created while the folder is emptied makes its removal fail with ENOTEMPTY).
+  const onExit = () => rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 10 });
+  process.once('exit', onExit);
+  return {
+    path,
+    remove: async () => {
+      clearInterval(beat);
+      await rm(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+      process.removeListener('exit', onExit);
+    },
+  };
 }
 
 async function readOwner(path: string): Promise<{ owner?: Owner; beatAt: number } | undefined> {
@@ -115,4 +130,45 @@ export async function removeDeadStagingFolders(dir: string, options: StaleStagin
     removed.push(path);
   }
   return removed;
+}
+
+/** A sweep of {@link watchDeadStagingFolders}: what it removed, or why it could not look. */
+export type StagingSweep = { removed: string[] } | { error: unknown };
+
+/**
+ * Sweeps `dir` at once and then every `intervalMs` for the staging folders of dead processes
+ * ({@link removeDeadStagingFolders}), so that a worker killed with kill -9 leaves nothing for longer than an interval
+ * while any other worker on the volume runs (not only until one restarts). Sweeps never overlap. Resolves after the
+ * first sweep with the function that stops the watch (waiting for a sweep in progress).
+ */
+export async function watchDeadStagingFolders(
+  dir: string,
+  intervalMs: number,
+  onSweep: (sweep: StagingSweep) => void,
+  options: StaleStagingOptions = {},
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    try {
+      onSweep({ removed: await removeDeadStagingFolders(dir, options) });
+    } catch (error) {
+      onSweep({ error });
+    }
+  };
+  const next = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      sweeping = sweep().then(next);
+    }, intervalMs);
+    timer.unref();
+  };
+  await (sweeping = sweep());
+  next();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await sweeping;
+  };
 }

@@ -2,9 +2,6 @@ import { ConflictError } from '@platform/errors';
 import { mapPrismaError } from '@platform/prisma';
 import { openGatewayDatabase, type GatewayDatabase } from './gateway-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('gateway database (in-memory PGlite)', () => {
   let db: GatewayDatabase;
 

@@ -1,9 +1,6 @@
 import { describeMigrationRunner } from './migration-runner.test-cases';
 import { openDatabase } from './open-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('migrate on in-memory PGlite', () => {
   describeMigrationRunner(async () => {
     const db = await openDatabase({ dataDir: 'memory://' });

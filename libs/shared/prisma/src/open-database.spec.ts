@@ -4,9 +4,6 @@ import path from 'node:path';
 import { openDatabase } from './open-database';
 import { createScratchPostgresDatabase } from './scratch-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('openDatabase', () => {
   it('persists PGlite in dataDir, creating the directory', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'pglite-'));

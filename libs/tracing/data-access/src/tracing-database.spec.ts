@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openTracingDatabase, type TracingDatabase } from './tracing-database';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 describe('tracing database (in-memory PGlite)', () => {
   let db: TracingDatabase;
 

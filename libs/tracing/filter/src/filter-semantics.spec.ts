@@ -1,9 +1,6 @@
 import { openTracingDatabase } from '@platform/tracing-data-access';
 import { describeFilterSemantics } from './filter-semantics.suite';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 describeFilterSemantics('compiled filters on PGlite', async () => {
   const db = await openTracingDatabase({ dataDir: 'memory://' });
   await db.migrate();

@@ -6,9 +6,6 @@ import { deleteProject } from './delete-project.usecase';
 import { getProject } from './get-project.usecase';
 import { updateProject } from './update-project.usecase';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 let db: TracingDatabase;
 let store: TracingProjectsRepository;
 

@@ -6,9 +6,6 @@ import { TestProjects, segment, traceOf } from './ingest/ingest-fixtures.testing
 import { IngestRuns } from './ingest/ingest-runs.usecase';
 import { RunsRepository } from './runs.repository';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 let db: TracingDatabase;
 let repository: RunsRepository;
 let projects: TestProjects;

@@ -14,9 +14,6 @@ const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTr
 const { SendMessageRequest, Task, TaskState, StreamResponse } = sdk;
 type StreamEvent = ReturnType<typeof StreamResponse.fromJSON>;
 
-// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
-jest.setTimeout(90_000);
-
 const FIXTURES = path.resolve(__dirname, '../../../e2e/fixtures/a2a-langgraph.json');
 
 /** A `SendMessageRequest` of a user's text, in the SDK's own (protobuf) shape. */

@@ -7,9 +7,6 @@ import { startTestAgentServer, type TestAgentServer } from '../agent-server.test
 // The SDK is an ES module with CommonJS builds; its `exports` give TypeScript only the ESM types.
 const { A2AClient } = require('@a2a-js/sdk/client') as typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' } });
 
-// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
-jest.setTimeout(90_000);
-
 // The e2e graphs plus `counter`, whose state has no messages (the shared fixture's graph list is asserted elsewhere).
 const FIXTURES = path.resolve(__dirname, '../../../e2e/fixtures/a2a-langgraph.json');
 

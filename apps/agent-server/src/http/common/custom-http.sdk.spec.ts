@@ -2,9 +2,6 @@ import path from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { receiveWebhooks, startTestAgentServer, type TestAgentServer } from '../agent-server.testing';
 
-// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
-jest.setTimeout(90_000);
-
 const FIXTURES = path.resolve(__dirname, '../../../e2e/fixtures');
 
 /**

@@ -4,9 +4,6 @@ import { RemoteGraph } from '@langchain/langgraph/remote';
 import { readSseData, within } from '@platform/testing';
 import { startTestAgentServer, type TestAgentServer } from '../agent-server.testing';
 
-// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
-jest.setTimeout(90_000);
-
 type Json = Record<string, unknown>;
 type ProtocolEvent = { type: string; seq: number; event_id: string; method: string; params: { namespace: string[]; node?: string; data: Json } };
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });

@@ -6,9 +6,6 @@ import { openTestAgentServerDatabase, type TestAgentServerDatabase } from '../ag
 import { createAssistantRepository, type AssistantRepository } from './assistants.repository';
 import { systemAssistantId } from './system-assistant-id';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 describe('assistants repository', () => {
   let database: TestAgentServerDatabase;
   let assistants: AssistantRepository;

@@ -2,8 +2,6 @@ import { Annotation, StateGraph } from '@langchain/langgraph';
 import { openAgentServerDatabase, type AgentServerDatabase } from '../agent-server-database';
 import { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
 
-jest.setTimeout(30_000);
-
 const State = Annotation.Root({
   items: Annotation<string[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
   turns: Annotation<number>({ reducer: (_left, right) => right, default: () => 0 }),

@@ -2,9 +2,6 @@ import { emptyCheckpoint, ERROR, uuid6, type Checkpoint, type CheckpointTuple } 
 import { openAgentServerDatabase, type AgentServerDatabase } from '../agent-server-database';
 import { PrismaCheckpointSaver } from './prisma-checkpoint.saver';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(30_000);
-
 const checkpointAt = (channelValues: Record<string, unknown>, versions: Record<string, number>): Checkpoint => ({
   ...emptyCheckpoint(),
   id: uuid6(-1),

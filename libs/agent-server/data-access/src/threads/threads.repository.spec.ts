@@ -8,9 +8,6 @@ import { openTestAgentServerDatabase, type TestAgentServerDatabase } from '../ag
 import { PrismaCheckpointSaver } from '../checkpoints/prisma-checkpoint.saver';
 import { createThreadRepository, type ThreadRepository } from './threads.repository';
 
-// PGlite starts in a few seconds (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 /** `chat` on the checkpoint saver: answers every human message with `echo: <text>`. */
 function chatGraph(checkpointer: PrismaCheckpointSaver) {
   return new StateGraph(MessagesAnnotation)

@@ -77,8 +77,7 @@ export function createDuckDbParquetWriterFactory(options: DuckDbParquetOptions =
       if (!running) return;
       for (const connection of idle.splice(0)) connection.closeSync();
       running.db.closeSync();
-      running.staging.release();
-      await rm(running.root, { recursive: true, force: true });
+      await running.staging.remove();
     },
   };
 }

@@ -10,9 +10,6 @@ import { compareCursors, insertProject, insertRuns, T0_US } from './run-stream.t
 import type { RunStreamQuery } from './run-stream.types';
 import { streamRunBatches, type StreamRunsDeps } from './stream-runs.usecase';
 
-// PGlite takes a few seconds to start (WebAssembly), longer when test files run in parallel.
-jest.setTimeout(60_000);
-
 let db: TracingDatabase;
 let deps: StreamRunsDeps;
 const tenantId = randomUUID();

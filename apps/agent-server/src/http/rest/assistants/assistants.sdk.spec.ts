@@ -4,8 +4,6 @@ import { systemAssistantId } from '@platform/agent-server-assistants';
 import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { gatewayHeaders, startTestAssistantsApp, type TestAssistantsApp } from './assistants-app.testing';
 
-jest.setTimeout(60_000);
-
 describe('the official JS SDK (@langchain/langgraph-sdk) against the assistants routes', () => {
   let t: TestAssistantsApp;
   let server: RunningHttpServer;

@@ -3,8 +3,6 @@ import { systemAssistantId } from '@platform/agent-server-assistants';
 import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { cronsGatewayHeaders, startTestCronsApp, type TestCronsApp } from './crons-app.testing';
 
-jest.setTimeout(60_000);
-
 describe('the official JS SDK (@langchain/langgraph-sdk) against the crons routes', () => {
   let t: TestCronsApp;
   let server: RunningHttpServer;

@@ -2,9 +2,6 @@ import { Client } from '@langchain/langgraph-sdk';
 import { LANGGRAPH_VERSION } from '@platform/agent-server-graphs';
 import { startTestAgentServer, type TestAgentServer } from '../../agent-server.testing';
 
-// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
-jest.setTimeout(90_000);
-
 const API_URL = 'https://agents.example.test/deployments/d1';
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });
 const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] }).messages ?? []).map((m) => m.content);

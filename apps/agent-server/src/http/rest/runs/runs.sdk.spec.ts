@@ -3,9 +3,6 @@ import pg from 'pg';
 import { runCreateSchema } from '@platform/agent-server-run-records';
 import { receiveWebhooks, startTestAgentServer, type TestAgentServer } from '../../agent-server.testing';
 
-// PGlite (no DATABASE_URL) starts slowly, and the graphs are loaded from TypeScript.
-jest.setTimeout(90_000);
-
 type Chunk = { event: string; data: unknown; id?: string };
 const message = (content: string) => ({ messages: [{ role: 'user', content }] });
 const contents = (values: unknown) => ((values as { messages?: { content: unknown }[] }).messages ?? []).map((m) => m.content);

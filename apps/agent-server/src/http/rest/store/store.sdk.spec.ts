@@ -4,8 +4,6 @@ import { VocabularyEmbeddings } from '@platform/agent-server-data-access/testing
 import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { startTestStoreApp, storeGatewayHeaders, type TestStoreApp } from './store-app.testing';
 
-jest.setTimeout(60_000);
-
 /** The store routes served on loopback for the describe block, and an SDK client of them. */
 function storeClient(options: PrismaStoreOptions = {}): { readonly client: Client } {
   let t: TestStoreApp | undefined;

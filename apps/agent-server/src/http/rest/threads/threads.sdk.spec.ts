@@ -3,8 +3,6 @@ import { RemoteGraph } from '@langchain/langgraph/remote';
 import { startHttpServer, type RunningHttpServer } from '@platform/http-server';
 import { gatewayHeaders, startTestThreadsApp, type TestThreadsApp } from './threads-app.testing';
 
-jest.setTimeout(60_000);
-
 type Messages = { messages: { type: string; content: string }[] };
 
 describe('the official JS SDK (@langchain/langgraph-sdk) against the threads routes', () => {
