@@ -46,7 +46,7 @@ describe("the project's HTTP app in front of the core routes: its HTTPException 
       logger: createLogger({ service: 'test', level: 'silent' }),
       app,
       coreUrl: () => 'http://127.0.0.1:9',
-      internalSecret: 'front-spec-secret-0123456789',
+      deploymentKey: 'front-spec-deployment-key-0123456789abcdef',
       isPublicPath: () => true,
       handoff: new CallerHandoff(),
       dev,
