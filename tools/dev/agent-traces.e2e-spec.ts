@@ -151,4 +151,21 @@ describe("the launcher's own agent server traces into its deployment's project",
     await chat(running, 'What is 9 * 9?');
     expect((await tracedAnswer(running, '81')).root).toMatchObject({ status: 'success' });
   });
+
+  it("starts its servers again with a key of the new workspace when only the gateway's database was reset", async () => {
+    const oldDatabase = databases.gateway;
+    databases.gateway = await createTestDatabase();
+    await oldDatabase.drop();
+    const running = await restart();
+    // A fresh gateway bootstraps a new workspace: the deployment moves there, and its key is that workspace's.
+    adminKey = running.gateway.bootstrap!.apiKey;
+    workspaceId = running.gateway.bootstrap!.workspace.id;
+    expect(running.agentDeployment).toEqual({ id: agentDeploymentId, name: NAME, tenantId: workspaceId });
+    const stored = await storedKey(running);
+    expect(stored).toMatchObject({ tenantId: workspaceId, organizationId: running.gateway.bootstrap!.organization.id });
+    expect((await liveKeys(running)).map((k) => k.id)).toContain(stored.tracingKeyId);
+    expect(running.replicas['agent-server']).toHaveLength(2);
+    await chat(running, 'What is 8 * 8?');
+    expect((await tracedAnswer(running, '64')).root).toMatchObject({ status: 'success' });
+  });
 });

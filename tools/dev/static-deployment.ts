@@ -49,7 +49,8 @@ export async function upsertStaticDeployment(
   if (id) {
     // The name moves to this id: a static deployment of the name under another id (an earlier start's) goes.
     await prisma.deployment.deleteMany({ where: { ...replacedBy(id, tenantId, name) } });
-    row = await prisma.deployment.upsert({ where: { id }, update, create: { id, ...create } });
+    // It follows its workspace too (a gateway whose database was reset bootstraps another).
+    row = await prisma.deployment.upsert({ where: { id }, update: { ...update, tenantId }, create: { id, ...create } });
   } else {
     row = await prisma.deployment.upsert({ where: { tenantId_name: { tenantId, name } }, update, create });
   }
