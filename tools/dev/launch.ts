@@ -13,7 +13,6 @@ import { controlPlaneEnv, databaseUrls, envName, natsPrefix } from './launch-env
 import { DATABASE_SERVICES, REPLICATED_SERVICES, SERVICES, startPlatform, type DatabaseService, type ReplicatedService, type RunningPlatform } from './platform';
 import { busyPorts, portPlan } from './launch-ports';
 import { parseReplicas, replicasArgument } from './replicas-option';
-import { findStaticDeployment, upsertStaticDeployment } from './static-deployment';
 
 const postgresUrl = () => url(['postgres:', 'postgresql:']).optional();
 
@@ -54,20 +53,12 @@ function internalSecret(dataDir: string, fromEnv?: string): string {
 }
 
 /**
- * The project this process's agent server serves, as a deployment of the bootstrap workspace (see the banner): the
- * example agent, or PLATFORM_PROJECT (a langgraph.json; `agent-platform up` sets it) named after its folder.
+ * The project this process's agent server serves, as a deployment of the bootstrap workspace (see the banner), traced
+ * into the tracing project of its name: the example agent, or PLATFORM_PROJECT (a langgraph.json; `agent-platform
+ * up` sets it) named after its folder.
  */
 const PROJECT = process.env.PLATFORM_PROJECT ? path.resolve(process.env.PLATFORM_PROJECT) : undefined;
 const EXAMPLE_DEPLOYMENT = PROJECT ? path.basename(path.dirname(PROJECT)).replace(/[^A-Za-z0-9._-]/g, '-') : 'react-agent';
-
-async function exposeExampleAgent(platform: RunningPlatform): Promise<string | undefined> {
-  const replicaUrls = platform.replicas['agent-server'].map((r) => r.url);
-  const upstreamUrl = replicaUrls[0];
-  const tenantId = platform.gateway.bootstrap?.workspace.id ?? (await findStaticDeployment(platform.controlPlane, EXAMPLE_DEPLOYMENT))?.tenantId;
-  // Neither a fresh bootstrap nor an earlier registration: someone deleted it; leave it deleted.
-  if (!tenantId) return undefined;
-  return upsertStaticDeployment(platform.controlPlane, { tenantId, name: EXAMPLE_DEPLOYMENT, upstreamUrl, replicaUrls, id: platform.agentDeploymentId });
-}
 
 /** A signal this soon after the first is the same request delivered again (npm and tsx forward the terminal's). */
 const DUPLICATE_SIGNAL_MS = 2_000;
@@ -172,6 +163,7 @@ async function main(shutdown: Shutdown) {
     internalSecret: internalSecret(config.DATA_DIR, config.INTERNAL_SECRET),
     // The example agent's deployment keeps its id (and URL) across starts: its server verifies that id's key.
     agentDeploymentId: kept(config.DATA_DIR, 'example-deployment-id', () => randomUUID()),
+    agentDeploymentName: EXAMPLE_DEPLOYMENT,
     migrate: !config.SKIP_MIGRATIONS,
     logLevel: config.LOG_LEVEL,
     controlPlaneEnv: controlPlaneEnv(process.env),
@@ -185,8 +177,8 @@ async function main(shutdown: Shutdown) {
   shutdown.started(platform);
   if (shutdown.requested) return;
 
-  say(`Exposing ${PROJECT ? 'your project' : 'the example agent'} as deployment '${EXAMPLE_DEPLOYMENT}'…`);
-  const exampleId = await exposeExampleAgent(platform);
+  // Unset when someone deleted the deployment: it stays deleted.
+  const exampleId = platform.agentDeployment?.id;
   const storage = (s: DatabaseService) => (urls[s] ? 'postgres' : `pglite ${path.join(config.DATA_DIR, s)}`);
   const lines = SERVICES.map((s) => {
     const service = platform.services[s];
@@ -207,6 +199,7 @@ async function main(shutdown: Shutdown) {
           ? `  Your project (${PROJECT}), deployment '${EXAMPLE_DEPLOYMENT}': ${platform.gatewayUrl}/deployments/${exampleId}`
           : `  Example agent (examples/react-agent, graph "agent"): ${platform.gatewayUrl}/deployments/${exampleId}`
         : '',
+      exampleId ? `  Its runs are traced to the tracing project '${EXAMPLE_DEPLOYMENT}' of its workspace (Traces in the console).` : '',
       platform.gateway.bootstrap
         ? bootstrapBanner(platform.gateway.bootstrap, platform.gatewayUrl)
         : '\n  The admin API key was printed on the first start. Create more with POST /api/v1/api-keys.\n',

@@ -15,7 +15,9 @@ import { loadGatewayConfig } from '../../apps/gateway/src/config';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/service';
 import { loadTracingConfig } from '../../apps/tracing/src/config';
 import { startTracing } from '../../apps/tracing/src/service';
+import { findStaticDeployment, replacedTracingKeys, storedStaticDeployment, upsertStaticDeployment, type StaticDeploymentTracing } from './static-deployment';
 import type { exportPartitionQueue } from '@platform/contracts';
+import { GatewayTracingKeys } from '@platform/control-plane-drivers';
 import { createJobBus, type JobBus } from '@platform/job-bus';
 import { deploymentKey } from '@platform/identity';
 import { freePort, type RunningService } from '@platform/http-server';
@@ -65,6 +67,14 @@ export interface PlatformOptions {
    * deployment's key alone, so the deployment routed to it must have this id (see static-deployment.ts).
    */
   agentDeploymentId?: string;
+  /**
+   * Serves the agent server (every replica) as the static deployment of this name (see static-deployment.ts) in
+   * the bootstrap workspace, or in the one an earlier start registered it in, and traces its runs as the control
+   * plane traces a deployment's: into the tracing project of this name in that workspace, with an API key the
+   * gateway minted for the deployment, kept (sealed) on it and reused on later starts. Absent: the agent server is
+   * neither registered nor traced (tests register it themselves).
+   */
+  agentDeploymentName?: string;
   /** Apply each service's migrations before it starts (embedded mode and tests; production uses a release job). */
   migrate?: boolean;
   logLevel?: string;
@@ -91,6 +101,8 @@ export interface RunningPlatform {
   gatewayUrl: string;
   /** The deployment the platform's agent server (and its replicas) serves. */
   agentDeploymentId: string;
+  /** With `agentDeploymentName`: that deployment, unless it was deleted (then its server is neither served nor traced). */
+  agentDeployment?: { id: string; name: string; tenantId: string };
   gateway: RunningGateway;
   controlPlane: RunningControlPlane;
   services: Record<ServiceName, RunningService>;
@@ -129,7 +141,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   if (replicaCount('agent-server') > 1 && !options.databaseUrls?.['agent-server']) {
     throw new Error('agent-server replicas need Postgres (DATABASE_URL or DATABASE_URL_AGENT_SERVER): an embedded database admits one process');
   }
-  const agentServerConfig = (port?: number) =>
+  const agentServerConfig = (port: number | undefined, tracing: Record<string, string>) =>
     loadAgentServerConfig({
       ...agentCommon,
       DEPLOYMENT_ID: agentDeploymentId,
@@ -137,8 +149,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...(port === 0 ? { PORT: '0' } : {}),
       ...db('agent-server'),
       LANGGRAPH_CONFIG_PATH: options.langgraphConfigPath ?? DEFAULT_LANGGRAPH_CONFIG,
+      ...tracing,
       ...options.agentServerEnv,
     });
+  const deploymentName = options.agentDeploymentName;
 
   const started: RunningService[] = [];
   let bus: JobBus | undefined;
@@ -166,20 +180,40 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // Services that depend on no other start together; the worker and the gateway need their peers' ports.
     // The export service checks export filters with tracing, so it starts once tracing's gRPC port is known.
     const tracingStarted = launch(startTracing(loadTracingConfig({ ...common('tracing'), ...db('tracing'), ...grpc('tracing'), ...options.tracingEnv }), loggerFor('tracing')));
-    const [controlPlane, tracing, exportService, agentServer] = await Promise.all([
-      launch(
-        startControlPlane(
-          loadControlPlaneConfig({
-            ...common('control-plane'),
-            ...db('control-plane'),
-            ...grpc('control-plane'),
-            PUBLIC_URL: gatewayUrl,
-            GATEWAY_URL: gatewayUrl,
-            ...definedOnly(options.controlPlaneEnv),
-          }),
-          loggerFor('control-plane'),
-        ),
+    // The agent server and its replicas (they share its database: one after the other, the first migrates it).
+    const startAgentServers = async (tracing: Record<string, string>) => {
+      const servers = [await launch(startAgentServer(agentServerConfig(undefined, tracing), loggerFor('agent-server')))];
+      for (let i = 1; i < replicaCount('agent-server'); i++) servers.push(await launch(startAgentServer(agentServerConfig(0, tracing), loggerFor('agent-server'))));
+      return servers;
+    };
+    const agentTracingEnv = (tenantId: string, key: string): Record<string, string> => ({
+      LANGSMITH_TRACING: 'true',
+      LANGSMITH_ENDPOINT: `${gatewayUrl}/api/v1`,
+      LANGSMITH_API_KEY: key,
+      LANGSMITH_PROJECT: deploymentName as string,
+      LANGSMITH_WORKSPACE_ID: tenantId,
+    });
+    const controlPlaneStarted = launch(
+      startControlPlane(
+        loadControlPlaneConfig({
+          ...common('control-plane'),
+          ...db('control-plane'),
+          ...grpc('control-plane'),
+          PUBLIC_URL: gatewayUrl,
+          GATEWAY_URL: gatewayUrl,
+          ...definedOnly(options.controlPlaneEnv),
+        }),
+        loggerFor('control-plane'),
       ),
+    );
+    // A deployment registered by an earlier start holds its workspace and tracing key: its servers start as soon as
+    // the control plane can tell (startup stays parallel). The first start waits for the gateway to mint the key.
+    const stored = deploymentName ? controlPlaneStarted.then((cp) => storedStaticDeployment(cp, agentDeploymentId)) : Promise.resolve(null);
+    const earlyAgents = deploymentName
+      ? stored.then((found) => (found?.tracing ? startAgentServers(agentTracingEnv(found.tenantId, found.tracing.key)) : undefined))
+      : startAgentServers({});
+    const [controlPlane, tracing, exportService, startedAgents] = await Promise.all([
+      controlPlaneStarted,
       tracingStarted,
       tracingStarted.then((tracingService) =>
         launch(
@@ -199,7 +233,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
           ),
         ),
       ),
-      launch(startAgentServer(agentServerConfig(), loggerFor('agent-server'))),
+      earlyAgents,
     ]);
     const startWorker = (port?: number) => {
       const workerEnv = {
@@ -219,9 +253,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     };
     const exportWorker = await startWorker();
     // Extra replicas listen on ports of their own; they run the same code on the same database and bus.
-    const replicas: Record<ReplicatedService, RunningService[]> = { 'agent-server': [agentServer], 'export-worker': [exportWorker] };
-    for (let i = 1; i < replicaCount('agent-server'); i++) replicas['agent-server'].push(await launch(startAgentServer(agentServerConfig(0), loggerFor('agent-server'))));
-    for (let i = 1; i < replicaCount('export-worker'); i++) replicas['export-worker'].push(await startWorker(0));
+    const workers = [exportWorker];
+    for (let i = 1; i < replicaCount('export-worker'); i++) workers.push(await startWorker(0));
     const gateway = await launch(
       startGateway(
         loadGatewayConfig({
@@ -237,9 +270,50 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         loggerFor('gateway'),
       ),
     );
+    let agentServers = startedAgents;
+    let agentDeployment: RunningPlatform['agentDeployment'];
+    if (deploymentName) {
+      const keys = new GatewayTracingKeys({ gatewayUrl, internalSecret: options.internalSecret });
+      const earlier = await stored;
+      // Its workspace: the bootstrap's on a first start, else the one an earlier start registered it in (under this
+      // id or, before the id was kept, another); none when someone deleted it: it stays deleted, its server untraced.
+      const tenantId = gateway.bootstrap?.workspace.id ?? earlier?.tenantId ?? (await findStaticDeployment(controlPlane, deploymentName))?.tenantId;
+      let tracingKey: StaticDeploymentTracing | undefined = earlier?.tenantId === tenantId ? earlier?.tracing : undefined;
+      if (agentServers && !tracingKey) {
+        // Started with the key of a workspace this gateway does not have (its database was reset, not the control
+        // plane's): they start again with one of the right workspace.
+        for (const server of agentServers) {
+          await server.stop();
+          started.splice(started.indexOf(server), 1);
+        }
+        agentServers = undefined;
+      }
+      if (tenantId && !tracingKey) {
+        const workspace = await gateway.findWorkspace(tenantId);
+        if (workspace) {
+          const owner = { tenantId, organizationId: workspace.organizationId };
+          const minted = await keys.mint(owner, `Tracing for deployment ${deploymentName} (${agentDeploymentId})`);
+          tracingKey = { organizationId: workspace.organizationId, keyId: minted.id, key: minted.key };
+        }
+      }
+      agentServers ??= await startAgentServers(tenantId && tracingKey ? agentTracingEnv(tenantId, tracingKey.key) : {});
+      if (tenantId) {
+        // Registering it under this id deletes the name's static deployments under other ids: their keys go too.
+        for (const old of await replacedTracingKeys(controlPlane, { id: agentDeploymentId, tenantId, name: deploymentName })) {
+          await keys.revoke({ tenantId: old.tenantId, organizationId: old.organizationId }, old.keyId);
+        }
+        const replicaUrls = agentServers.map((server) => server.url);
+        await upsertStaticDeployment(controlPlane, { tenantId, name: deploymentName, upstreamUrl: replicaUrls[0], replicaUrls, id: agentDeploymentId, tracing: tracingKey });
+        agentDeployment = { id: agentDeploymentId, name: deploymentName, tenantId };
+      }
+    }
+    // (With no deployment name they started with the other services.)
+    const servers = agentServers ?? (await startAgentServers({}));
+    const replicas: Record<ReplicatedService, RunningService[]> = { 'agent-server': servers, 'export-worker': workers };
     return {
       gatewayUrl: gateway.url,
       agentDeploymentId,
+      agentDeployment,
       gateway,
       controlPlane,
       services: {
@@ -248,7 +322,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         tracing,
         export: exportService,
         'export-worker': exportWorker,
-        'agent-server': agentServer,
+        'agent-server': servers[0],
       },
       replicas,
       stop: stopAll,

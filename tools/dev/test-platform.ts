@@ -60,6 +60,11 @@ export interface TestPlatformOptions {
   /** The NATS the bus uses (default NATS_URL; a fault test passes a scratch cluster's seeds) and its stream replicas. */
   natsUrl?: string;
   natsStreamReplicas?: number;
+  /**
+   * Serves the platform's agent server as this deployment of the bootstrap workspace, traced, as the dev launcher
+   * does (`npm start`, `agent-platform up`); default: not registered, not traced.
+   */
+  agentDeploymentName?: string;
 }
 
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
@@ -94,6 +99,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       exportPartitionQueue: options.exportPartitionQueue,
       startExportWorker: options.startExportWorker,
       replicas: options.replicas,
+      agentDeploymentName: options.agentDeploymentName,
     });
   } catch (err) {
     await dropAll();

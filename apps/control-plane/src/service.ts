@@ -38,6 +38,8 @@ export interface RunningControlPlane extends RunningService {
   reconciler: Reconciler;
   /** Its database (end-to-end tests inspect what is stored). */
   prisma: ControlPlaneDatabase['prisma'];
+  /** Seals the secrets it keeps (a static deployment's tracing key is kept sealed with it, as the reconciler's are). */
+  box: SecretBox;
 }
 
 export function openDatabase(config: ControlPlaneConfig, logger?: Logger) {
@@ -175,6 +177,6 @@ export function startControlPlane(config: ControlPlaneConfig, logger: Logger): P
     // Last to start, first to stop: in-flight builds and deploys are handed back before the database closes.
     const running = await lifecycle.use('reconciler', reconciler, (r) => r.stop());
     running.start();
-    return { name: 'control-plane', url: http.url, grpcPort: grpc.port, reconciler: running, prisma: db.prisma };
+    return { name: 'control-plane', url: http.url, grpcPort: grpc.port, reconciler: running, prisma: db.prisma, box };
   });
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { serviceDataDir } from '@platform/config';
 import { deploymentsService, type DeploymentsClient } from '@platform/contracts';
 import { IdentityRepository, openGatewayDatabase } from '@platform/gateway-data-access';
-import { Authenticator, CachingIdentityStore, bootstrapIdentity, listenForIdentityChanges, type BootstrapResult } from '@platform/gateway-identity';
+import { Authenticator, CachingIdentityStore, bootstrapIdentity, listenForIdentityChanges, type BootstrapResult, type Workspace } from '@platform/gateway-identity';
 import { cachedResolver } from '@platform/gateway-routing';
 import { callUnary, createClient } from '@platform/grpc';
 import { Lifecycle, slowClientLimits, startHttpServer, type RunningService } from '@platform/http-server';
@@ -14,6 +14,8 @@ import type { GatewayConfig } from './config';
 export interface RunningGateway extends RunningService {
   /** Set on the first start with an empty database: the admin key, shown this once. */
   bootstrap: BootstrapResult | null;
+  /** Workspace `id` (with its organization), or null (the dev launcher finds its deployment's organization here). */
+  findWorkspace(id: string): Promise<Workspace | null>;
 }
 
 export function openDatabase(config: GatewayConfig, logger?: Logger) {
@@ -67,7 +69,7 @@ export function startGateway(config: GatewayConfig, logger: Logger): Promise<Run
     });
     // Proxied requests bypass express's router (proxiedFirst), not its prototypes: born with them (expressMessages).
     const http = await lifecycle.use('http', startHttpServer(app, config.HOST, config.PORT, { express: app.express, ...slowClientLimits(config) }), (h) => h.close());
-    return { name: 'gateway', url: http.url, bootstrap };
+    return { name: 'gateway', url: http.url, bootstrap, findWorkspace: (id) => store.findWorkspace(id) };
   });
 }
 
