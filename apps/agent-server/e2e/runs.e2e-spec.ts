@@ -395,16 +395,20 @@ describeWithService('DATABASE_URL', 'Postgres (agent server runs e2e)')('agent s
         [`/threads/${unknown}/runs`, { method: 'GET' }],
         [`/threads/${thread.thread_id}/runs/${unknown}`, { method: 'GET' }],
         [`/threads/${thread.thread_id}/runs/${unknown}/join`, { method: 'GET' }],
-        [`/threads/${thread.thread_id}/runs/${unknown}/stream`, { method: 'GET' }],
         [`/threads/${thread.thread_id}/runs/${unknown}/cancel`, { method: 'POST' }],
         [`/threads/${thread.thread_id}/runs/${unknown}`, { method: 'DELETE' }],
-        [`/runs/${unknown}/stream`, { method: 'GET' }],
       ];
       for (const [route, init] of cases) {
         const res = await call(route, init);
         expect([route, res.status]).toEqual([route, 404]);
         expect(await res.json()).toEqual({ detail: expect.any(String) });
       }
+      // Joining the stream of an unknown run opens the stream, as on the reference: one `error` event on a thread, an
+      // empty stream without one (the SDK yields the event instead of throwing).
+      const threadStream = await call(`/threads/${thread.thread_id}/runs/${unknown}/stream`, { method: 'GET' });
+      expect({ status: threadStream.status, body: await threadStream.text() }).toEqual({ status: 200, body: 'event: error\ndata: "Run not found"\n\n' });
+      const statelessStream = await call(`/runs/${unknown}/stream`, { method: 'GET' });
+      expect({ status: statelessStream.status, body: await statelessStream.text() }).toEqual({ status: 200, body: '' });
     });
 
     it('answers 422 in the FastAPI shape for malformed requests', async () => {
