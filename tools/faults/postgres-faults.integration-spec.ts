@@ -66,10 +66,13 @@ const available = scratchPostgresAvailable('Postgres fault tests');
     await admin.query('CREATE DATABASE tracing');
     await admin.end();
     const on = (name: string) => cluster.url.replace(/\/postgres$/, `/${name}`);
-    const common = { HOST: '127.0.0.1', PORT: '0', INTERNAL_SECRET: SECRET, DATA_DIR: 'memory://', MIGRATE_ON_START: 'true', LOG_LEVEL: 'silent' };
+    const common = { HOST: '127.0.0.1', PORT: '0', DATA_DIR: 'memory://', MIGRATE_ON_START: 'true', LOG_LEVEL: 'silent' };
+    // One signing key for both (the Agent Server's own deployment key, the platform secret of tracing): the same
+    // signed headers reach both.
     agent = await startAgentServer(
       loadAgentServerConfig({
         ...common,
+        DEPLOYMENT_KEY: SECRET,
         DATABASE_URL: on('agent'),
         LANGGRAPH_CONFIG_PATH: FIXTURES,
         RUN_LEASE: '2s',
@@ -81,7 +84,7 @@ const available = scratchPostgresAvailable('Postgres fault tests');
       }),
       silentLogger,
     );
-    tracing = await startTracing(loadTracingConfig({ ...common, GRPC_PORT: '0', DATABASE_URL: on('tracing') }), silentLogger);
+    tracing = await startTracing(loadTracingConfig({ ...common, INTERNAL_SECRET: SECRET, GRPC_PORT: '0', DATABASE_URL: on('tracing') }), silentLogger);
   });
 
   afterAll(async () => {

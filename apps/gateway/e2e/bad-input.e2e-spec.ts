@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@langchain/langgraph-sdk';
 import { MAX_JSON_DEPTH } from '@platform/http-server';
-import { signIdentity } from '@platform/identity';
+import { deploymentKey, signIdentity } from '@platform/identity';
 import { RawHttpClient, requestHead } from '@platform/testing';
 import { registerDeployment, startTestPlatform, TEST_INTERNAL_SECRET, type TestPlatform } from '../../../tools/dev/test-platform';
 
@@ -116,7 +116,12 @@ describe('bad input and slow clients, every service (platform in-process)', () =
     ['gateway (runs/wait)', platform.gatewayUrl, `/deployments/${deployment}/runs/wait`, { 'x-api-key': platform.adminKey, 'x-tenant-id': platform.workspaceId }],
     ...(['control-plane', 'tracing', 'export', 'export-worker', 'agent-server'] as const).map((name) => {
       const requestId = randomUUID();
-      const signed = signIdentity(TEST_INTERNAL_SECRET, { tenantId: platform.workspaceId, organizationId: randomUUID(), subject: 'e2e' }, requestId);
+      const identity = { tenantId: platform.workspaceId, organizationId: randomUUID(), subject: 'e2e' };
+      // The Agent Server takes only its own deployment's key, as the gateway signs for it; the services the platform secret.
+      const signed =
+        name === 'agent-server'
+          ? signIdentity(deploymentKey(TEST_INTERNAL_SECRET, platform.agentDeploymentId), identity, requestId, { deploymentId: platform.agentDeploymentId })
+          : signIdentity(TEST_INTERNAL_SECRET, identity, requestId);
       return [name, platform.services[name].url, '/anything', { ...signed, 'x-request-id': requestId }] as const;
     }),
   ] as [string, string, string, Record<string, string>][];

@@ -12,7 +12,8 @@ describe('gateway (all services in-process)', () => {
   let gw: ReturnType<typeof request>;
 
   beforeAll(async () => {
-    platform = await startTestPlatform();
+    // Deployments are cached briefly: the routing tests move the one deployment the Agent Server serves between workspaces.
+    platform = await startTestPlatform({ gatewayEnv: { DEPLOYMENT_CACHE_TTL: '1ms' } });
     adminKey = platform.adminKey;
     defaultWorkspace = platform.workspaceId;
     gw = request(platform.gatewayUrl);
@@ -180,15 +181,34 @@ describe('gateway (all services in-process)', () => {
       }
     }
 
+    /**
+     * The deployment the platform's Agent Server serves (it answers only requests signed with its own deployment's
+     * key), in `tenantId`'s workspace.
+     */
+    async function servedDeployment(tenantId: string) {
+      const db = await openControlPlaneDatabase({ url: postgres(), dataDir: 'memory://' });
+      const upstreamUrl = platform.services['agent-server'].url;
+      try {
+        const data = { tenantId, source: 'external_docker', sourceConfig: {}, sourceRevisionConfig: {}, status: 'READY', upstreamUrl } as const;
+        return await db.prisma.deployment.upsert({
+          where: { id: platform.agentDeploymentId },
+          update: { tenantId, upstreamUrl },
+          create: { id: platform.agentDeploymentId, name: `d-${randomUUID().slice(0, 8)}`, ...data },
+        });
+      } finally {
+        await db.close();
+      }
+    }
+
     it('resolves /deployments/{id} over gRPC to the agent server and strips the prefix', async () => {
-      const deployment = await insertDeployment(defaultWorkspace, platform.services['agent-server'].url);
+      const deployment = await servedDeployment(defaultWorkspace);
       const res = await asAdmin(gw.get(`/deployments/${deployment.id}/info`)).set('X-Tenant-Id', defaultWorkspace).expect(200);
       expect(res.body).toMatchObject({ version: expect.any(String) });
       await asAdmin(gw.get(`/deployments/${deployment.id}/ok`)).expect(200, { ok: true });
     });
 
     it('tells the agent server the public prefix it is served under (A2A agent cards link back through the gateway)', async () => {
-      const deployment = await insertDeployment(defaultWorkspace, platform.services['agent-server'].url);
+      const deployment = await servedDeployment(defaultWorkspace);
       const card = await asAdmin(gw.get(`/deployments/${deployment.id}/.well-known/agent-card.json?assistant_id=agent`))
         .set('X-Forwarded-Prefix', '/somewhere-else')
         .expect(200);
@@ -197,7 +217,7 @@ describe('gateway (all services in-process)', () => {
 
     it('hides deployments of other workspaces and unknown ids', async () => {
       const other = await asAdmin(gw.post('/api/v1/workspaces')).send({ display_name: 'Deployments elsewhere' }).expect(201);
-      const foreign = await insertDeployment(other.body.id, platform.services['agent-server'].url);
+      const foreign = await servedDeployment(other.body.id);
       await asAdmin(gw.get(`/deployments/${foreign.id}/info`)).set('X-Tenant-Id', defaultWorkspace).expect(404);
       await asAdmin(gw.get(`/deployments/${foreign.id}/info`)).set('X-Tenant-Id', other.body.id).expect(200);
       const missing = await asAdmin(gw.get(`/deployments/${randomUUID()}/info`)).set('X-Tenant-Id', defaultWorkspace).expect(404);
