@@ -201,6 +201,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
           ...grpc('control-plane'),
           PUBLIC_URL: gatewayUrl,
           GATEWAY_URL: gatewayUrl,
+          // The control plane lives in this process: its Agent Servers stop when it is gone, however it ended.
+          AGENT_SERVERS_EXIT_WITH_CONTROL_PLANE: 'true',
           ...definedOnly(options.controlPlaneEnv),
         }),
         loggerFor('control-plane'),

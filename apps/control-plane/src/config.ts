@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { egressEnv } from '@platform/egress';
-import { commonServiceEnv, migrateOnStart, databaseUrl, duration, loadConfig, logLevel, url, type Env } from '@platform/config';
+import { commonServiceEnv, migrateOnStart, databaseUrl, duration, flag, loadConfig, logLevel, url, type Env } from '@platform/config';
 
 const httpUrl = () => url(['http:', 'https:']);
 const commandLine = (fallback: string[]) =>
@@ -78,6 +78,12 @@ const schema = z.object({
   DEPLOY_TIMEOUT: duration(180_000),
   /** How long a replaced local instance keeps serving; covers the gateway's deployment cache (30 s). */
   DRAIN_PERIOD: duration(35_000),
+  /**
+   * Local driver: each Agent Server stops when the control plane's process is gone, even killed with SIGKILL (the
+   * launcher sets it: its control plane runs in the launcher's process, so nothing outlives `npm start`). Off, an
+   * Agent Server outlives a control plane that crashed and the next one adopts it.
+   */
+  AGENT_SERVERS_EXIT_WITH_CONTROL_PLANE: flag(false),
   /** How long the reconciler lease holds without renewal: a dead leader's successor takes over after it. */
   RECONCILER_LEASE_TTL: duration(15_000),
   /** How often the leader looks for deployments and revisions to move on. */

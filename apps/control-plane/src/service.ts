@@ -83,6 +83,7 @@ function createDriver(config: ControlPlaneConfig, logger: Logger, instances: Ins
     onUpstreamChange,
     healthTimeoutMs: config.DEPLOY_TIMEOUT,
     drainMs: config.DRAIN_PERIOD,
+    exitWithParent: config.AGENT_SERVERS_EXIT_WITH_CONTROL_PLANE,
   });
 }
 

@@ -31,6 +31,12 @@ export interface LocalDriverOptions {
   /** Stop the instances when the control plane shuts down (default true; the next start brings them back). */
   stopOnClose?: boolean;
   /**
+   * Each Agent Server stops itself when this process is gone, however it died (its watchdog on PLATFORM_PARENT_PID):
+   * for a control plane inside a launcher (`npm start`, `agent-platform up`), so that nothing outlives it. Off (the
+   * default), an Agent Server outlives a control plane that crashed, and the next one adopts it.
+   */
+  exitWithParent?: boolean;
+  /**
    * The control plane's work directory (builds, embedded databases, homes). Given, and running as root, each
    * deployment runs as an unprivileged user of its own (see tenant-users.ts); as any other user, or without it,
    * deployments run as this process's user.
@@ -258,9 +264,9 @@ export class LocalDriver implements DeploymentDriver {
       PORT: String(r.port),
       LANGGRAPH_CONFIG_PATH: r.spec.configPath,
       PLATFORM_INSTANCE_ID: r.id,
-      // Its watchdog (runService): it stops itself when this process is gone, however it died; unless instances
-      // are meant to outlive the control plane (stopOnClose false: adopted by the next one).
-      ...((this.options.stopOnClose ?? true) ? { [PARENT_PID_VARIABLE]: String(process.pid) } : {}),
+      // Its watchdog (runService): with exitWithParent it stops itself when this process is gone, however it died;
+      // otherwise it outlives a crashed control plane and the next one adopts it.
+      ...(this.options.exitWithParent ? { [PARENT_PID_VARIABLE]: String(process.pid) } : {}),
     };
     let child: ChildProcess;
     try {
