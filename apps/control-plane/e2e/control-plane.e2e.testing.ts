@@ -128,6 +128,22 @@ export function agentProcessesOf(deploymentId: string): number[] {
   return pids;
 }
 
+/**
+ * The instances (PLATFORM_INSTANCE_ID) whose processes serve `deploymentId`: unlike their pids, these do not change
+ * when a running server starts a helper process of its own (a compiler service, a worker's child).
+ */
+export function agentInstancesOf(deploymentId: string): string[] {
+  const instances = new Set<string>();
+  for (const pid of agentProcessesOf(deploymentId)) {
+    try {
+      instances.add(environOf(pid).PLATFORM_INSTANCE_ID);
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+  return [...instances].sort();
+}
+
 /** GET with an explicit Host header (fetch() does not let one be set). */
 export function getWithHost(url: string, host: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
