@@ -79,8 +79,10 @@ describe('proxied routes before express (in-memory PGlite, the gateway app)', ()
     expect(slow.body).toEqual({ url: '/api/v1/runs?a=1' });
     const shape = (res: request.Response) => ({ type: res.headers['content-type'], id: res.headers['x-request-id'], powered: res.headers['x-powered-by'] });
     expect(shape(fast)).toEqual({ ...shape(slow), id: 'req-fast' });
-    const sent = seen.map(({ headers }) => Object.keys(headers).sort());
+    // The same headers either way, but the workspace's ingest limits, which only tracing (/api/v1/runs) is told.
+    const sent = seen.map(({ headers }) => Object.keys(headers).filter((name) => name !== 'x-platform-ingest-limits').sort());
     expect(sent[0]).toEqual(sent[1]);
+    expect([seen[0].headers['x-platform-ingest-limits'], typeof seen[1].headers['x-platform-ingest-limits']]).toEqual([undefined, 'string']);
     expect(seen[0].headers['x-api-key']).toBeUndefined();
     expect(seen[0].headers['x-request-id']).toBe('req-fast');
     expect(lines.map(({ msg, request_id, method, path, status }) => ({ msg, request_id, method, path, status }))).toEqual([
