@@ -40,8 +40,14 @@ function sharedImports(): Map<string, Set<string>> {
   return found;
 }
 
+// Imports of LangGraph.js 1.4.0+ the server uses only where the deployment's copy has them (checked with `typeof`
+// where they are used: run-worker.ts and run-executor.ts): an older copy's runs are handed back on stop by the abort
+// after the grace period instead of a drain at a superstep boundary.
+const USED_WHEN_PRESENT = ['RunControl from @langchain/langgraph', 'isGraphDrained from @langchain/langgraph'];
+
 // The Agent Server's own code runs on the deployment's copy of LangGraph.js: everything it imports from it must
-// exist in the oldest supported versions (a project pinned to them, installed from npm).
+// exist in the oldest supported versions (a project pinned to them, installed from npm), but what it uses only when
+// present.
 describe('the server’s LangGraph.js imports against the oldest supported versions', () => {
   let install: string;
   beforeAll(() => {
@@ -65,6 +71,7 @@ describe('the server’s LangGraph.js imports against the oldest supported versi
       console.log(JSON.stringify(missing));`;
     const wanted = JSON.stringify([...imports].map(([specifier, names]) => [specifier, [...names]]));
     const output = execFileSync(process.execPath, ['-e', check, install, wanted], { encoding: 'utf8', timeout: 60_000 });
-    expect(JSON.parse(output)).toEqual([]);
+    const missing = JSON.parse(output) as string[];
+    expect(missing.filter((name) => !USED_WHEN_PRESENT.includes(name))).toEqual([]);
   });
 });

@@ -90,10 +90,10 @@ describe('Builder with real installs', () => {
     expect(result).toMatchObject({ installCommand: 'npm ci --no-audit --no-fund', installReason: 'package-lock.json found', graphs: ['agent', 'approval', 'counter', 'tla'] });
     expect(result.packages).toMatchObject({
       '@langchain/core': '1.1.48 (project)',
-      '@langchain/langgraph': '1.4.0 (project)',
+      '@langchain/langgraph': '1.3.6 (project)',
       '@langchain/langgraph-checkpoint': '1.1.0 (project)',
     });
-    expect(result.log).toContain('LangGraph.js packages: @langchain/langgraph 1.4.0 (project), @langchain/core 1.1.48 (project)');
+    expect(result.log).toContain('LangGraph.js packages: @langchain/langgraph 1.3.6 (project), @langchain/core 1.1.48 (project)');
   });
 
   it('fails a LangGraph.js 0.2 project, naming each package outside the supported ranges', async () => {
