@@ -37,7 +37,9 @@ describe('API descriptions through the gateway (all services in-process)', () =>
   });
 
   it("serves a deployment's /docs and /openapi.json without a key, as the reference does; its API still needs one", async () => {
+    // The deployment the platform's Agent Server serves (it takes requests signed with that deployment's key only).
     const id = await upsertStaticDeployment(platform.controlPlane, {
+      id: platform.agentDeploymentId,
       tenantId: platform.workspaceId,
       name: 'docs-agent',
       upstreamUrl: platform.services['agent-server'].url,

@@ -16,7 +16,7 @@ if (!adminUrl) process.stderr.write('SKIPPED: gateway database on Postgres tests
   beforeAll(async () => {
     scratch = await createScratchPostgresDatabase(adminUrl!);
     db = await openGatewayDatabase({ url: scratch.url, dataDir: 'unused' });
-    expect(await db.migrate()).toEqual([expect.stringMatching(/_init$/), expect.stringMatching(/_browser_sessions$/)]);
+    expect(await db.migrate()).toEqual([expect.stringMatching(/_init$/), expect.stringMatching(/_browser_sessions$/), expect.stringMatching(/_workspace_limits$/)]);
   });
   afterAll(async () => {
     await db?.close();
